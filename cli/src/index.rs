@@ -1,0 +1,131 @@
+//! `refscope index`.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use refscope_engine::{IndexConfig, IndexSummary, Indexer, Progress, Source, SourceLimits, Store};
+
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// A git repository (HEAD by default) or a plain directory (its files
+    /// on disk).
+    #[arg(default_value = ".", value_name = "PATH")]
+    path: PathBuf,
+    /// A revision to index (any git revision expression); may be repeated.
+    #[arg(long = "rev", value_name = "REV")]
+    revs: Vec<String>,
+    /// The store directory (default: .git/refscope in the repository).
+    #[arg(long, value_name = "DIR")]
+    store: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+    jobs: usize,
+    /// Skip files larger than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = SourceLimits::default().max_file_bytes)]
+    max_file_size: u64,
+}
+
+pub fn run(args: IndexArgs) -> Result<()> {
+    let source = Source::open(&args.path)?;
+    let store_dir = args.store.clone().unwrap_or_else(|| source.default_store_dir());
+    let store = Store::open(&store_dir)?;
+    let limits = SourceLimits {
+        max_file_bytes: args.max_file_size,
+    };
+    let revs: Vec<Option<&str>> = if args.revs.is_empty() {
+        vec![None]
+    } else {
+        args.revs.iter().map(|r| Some(r.as_str())).collect()
+    };
+    let show_progress = std::io::stderr().is_terminal();
+    let mut jdk = None;
+    for rev in revs {
+        let revision = source.resolve_revision(rev, &limits)?;
+        let config = IndexConfig {
+            jobs: args.jobs,
+            jdk: jdk.take(),
+        };
+        let mut indexer = Indexer::new(&store, config);
+        let bar = ProgressBar::with_draw_target(
+            None,
+            if show_progress {
+                ProgressDrawTarget::stderr()
+            } else {
+                ProgressDrawTarget::hidden()
+            },
+        );
+        bar.set_style(
+            ProgressStyle::with_template("{prefix:>8} [{bar:40}] {pos}/{len} files {elapsed}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        let summary = indexer.index(&source, &revision, &mut |event| match event {
+            Progress::WaitingForLock { pid } => {
+                eprintln!(
+                    "refscope: store {} is being written by process {pid}; waiting for it",
+                    store_dir.display()
+                );
+            }
+            Progress::Phase { name, total } => {
+                bar.set_prefix(name);
+                bar.set_length(total);
+                bar.set_position(0);
+            }
+            Progress::Advance(n) => bar.inc(n),
+            Progress::NoJdk => eprintln!(
+                "refscope: no JDK found (set JAVA_HOME); JDK type names stay unqualified"
+            ),
+        })?;
+        bar.finish_and_clear();
+        println!("{}", summary_line(&summary));
+    }
+    Ok(())
+}
+
+fn summary_line(s: &IndexSummary) -> String {
+    let short: String = s.revision.chars().take(19).collect();
+    if s.already_indexed {
+        return format!(
+            "{short}: already indexed ({} files, {} elements, {} reference sites); store {}",
+            s.n_files,
+            s.n_elements,
+            s.n_ref_sites,
+            human_bytes(s.store_bytes)
+        );
+    }
+    let mut line = format!(
+        "{short}: {} files ({} parsed), {} elements, {} reference sites, {} skipped, {:.2} s, store {}",
+        s.n_files,
+        s.n_parsed,
+        s.n_elements,
+        s.n_ref_sites,
+        s.n_skipped,
+        s.seconds,
+        human_bytes(s.store_bytes)
+    );
+    if s.n_syntax_errors > 0 {
+        line.push_str(&format!(", {} syntax errors", s.n_syntax_errors));
+    }
+    if s.n_invalid_utf8_files > 0 {
+        line.push_str(&format!(", {} files not UTF-8", s.n_invalid_utf8_files));
+    }
+    line
+}
+
+fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}

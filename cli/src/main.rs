@@ -1,0 +1,88 @@
+//! `refscope`: index Java at git revisions and ask what is where.
+//!
+//! The binary is thin: it parses arguments, opens the source and the store,
+//! calls the engine and the query crate, and prints.
+
+mod at;
+mod index;
+mod location;
+mod revisions;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+/// refscope — an incremental reference index for Java.
+#[derive(Debug, Parser)]
+#[command(
+    name = "refscope",
+    version,
+    about = "Index Java sources at git revisions and answer what is where",
+    after_help = "Examples:\n  refscope index                      index HEAD of the repository here\n  refscope at src/main/java/A.java:42  the element that owns line 42\n  refscope export --decls --out d.jsonl\n\nA store lives in the repository's .git/refscope by default (.refscope in a\nplain directory); --store DIR puts it elsewhere."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Index a revision (HEAD by default) or a plain directory.
+    #[command(after_help = "Examples:\n  refscope index\n  refscope index ~/src/shop --rev v1.2 --rev main\n  refscope index /tmp/unpacked-sources --store /tmp/store --jobs 2")]
+    Index(index::IndexArgs),
+    /// Show the element(s) owning a line or a range of lines.
+    #[command(after_help = "Examples:\n  refscope at src/main/java/com/acme/Shop.java:42\n  refscope at src/main/java/com/acme/Shop.java:40-55 --json\n  refscope at Shop.java:42 --rev HEAD~3 --source")]
+    At(at::AtArgs),
+    /// Export declarations in the javac oracle's JSON Lines format.
+    #[command(after_help = "Examples:\n  refscope export --decls --out decls.jsonl\n  refscope export --decls --under guava/src --rev v31.1 > decls.jsonl")]
+    Export(at::ExportArgs),
+    /// List the indexed revisions of a store.
+    #[command(after_help = "Examples:\n  refscope revisions\n  refscope revisions --store /tmp/store")]
+    Revisions(revisions::RevisionsArgs),
+}
+
+/// Options shared by every command that reads a store.
+#[derive(Debug, Args, Clone)]
+struct StoreArgs {
+    /// The repository or directory (default: the one containing the current
+    /// directory).
+    #[arg(long, value_name = "PATH")]
+    repo: Option<PathBuf>,
+    /// The store directory (default: .git/refscope in the repository).
+    #[arg(long, value_name = "DIR")]
+    store: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Index(args) => index::run(args),
+        Command::At(args) => at::run_at(args),
+        Command::Export(args) => at::run_export(args),
+        Command::Revisions(args) => revisions::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("refscope: {error:#}");
+            if error.downcast_ref::<UsageError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+/// An error in how the command was called (exit code 2).
+#[derive(Debug)]
+struct UsageError(String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}

@@ -1,0 +1,28 @@
+//! `refscope revisions`.
+
+use anyhow::Result;
+use clap::Args;
+
+use crate::StoreArgs;
+use crate::location::open_for_reading;
+
+#[derive(Debug, Args)]
+pub struct RevisionsArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+pub fn run(args: RevisionsArgs) -> Result<()> {
+    let opened = open_for_reading(&args.store, None)?;
+    for row in opened.store.revisions()? {
+        println!(
+            "{:<48} {:<8} {:>7} files {:>9} elements  {}",
+            row.name,
+            row.kind,
+            row.n_files,
+            row.n_elements,
+            row.branch.as_deref().unwrap_or("")
+        );
+    }
+    Ok(())
+}

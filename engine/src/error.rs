@@ -1,0 +1,150 @@
+//! The engine's error type. Every variant names the thing it concerns and,
+//! where there is one, the fix.
+
+use std::path::{Path, PathBuf};
+
+/// What can go wrong in the engine.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file system operation failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory concerned.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+
+    /// The path is neither a git repository nor a directory.
+    #[error("{}: not a git repository or a directory", path.display())]
+    NotASource {
+        /// The path given.
+        path: PathBuf,
+    },
+
+    /// A revision could not be found in the repository.
+    #[error("revision '{revision}' not found in {}: check the name with `git rev-parse {revision}`", repo.display())]
+    RevisionNotFound {
+        /// The repository.
+        repo: PathBuf,
+        /// The revision as given.
+        revision: String,
+    },
+
+    /// `--rev` was given for a plain directory.
+    #[error("{}: a plain directory has no revisions; drop --rev or point at a git repository", path.display())]
+    RevisionOnDirectory {
+        /// The directory.
+        path: PathBuf,
+    },
+
+    /// Reading from git failed.
+    #[error("git error in {}: {message}", repo.display())]
+    Git {
+        /// The repository.
+        repo: PathBuf,
+        /// What git said.
+        message: String,
+    },
+
+    /// The store was written by another format version.
+    #[error("store {} has format version {found}, this refscope reads version {expected}; rebuild it with `rm -r {} && refscope index`", path.display(), path.display())]
+    FormatVersion {
+        /// The store directory.
+        path: PathBuf,
+        /// The version found in the store.
+        found: u32,
+        /// The version this build reads.
+        expected: u32,
+    },
+
+    /// The store's files do not hold what they should.
+    #[error("store {} is corrupt ({message}); rebuild it with `rm -r {} && refscope index`", path.display(), path.display())]
+    Corrupt {
+        /// The store directory.
+        path: PathBuf,
+        /// What was wrong.
+        message: String,
+    },
+
+    /// Another process holds the store's write lock.
+    #[error("store {} is being written by another refscope process (pid {pid}); wait for it to finish", path.display())]
+    Locked {
+        /// The store directory.
+        path: PathBuf,
+        /// The process holding the lock, as recorded in the lock file.
+        pid: String,
+    },
+
+    /// SQLite failed.
+    #[error("store database {}: {source}", path.display())]
+    Sqlite {
+        /// The database file.
+        path: PathBuf,
+        /// The underlying error.
+        source: rusqlite::Error,
+    },
+
+    /// The revision asked for has not been indexed.
+    #[error("revision {revision} is not indexed in store {}; run `refscope index --rev {revision}` first", store.display())]
+    NotIndexed {
+        /// The store directory.
+        store: PathBuf,
+        /// The revision asked for.
+        revision: String,
+    },
+
+    /// The store holds no revision at all.
+    #[error("store {} holds no indexed revision; run `refscope index` first", store.display())]
+    EmptyStore {
+        /// The store directory.
+        store: PathBuf,
+    },
+
+    /// A file is not part of the indexed revision.
+    #[error("{path} is not a file of revision {revision}; give a repository-relative path of an indexed .java file")]
+    FileNotInRevision {
+        /// The path asked for.
+        path: String,
+        /// The revision.
+        revision: String,
+    },
+
+    /// A file of a directory changed since it was indexed.
+    #[error("{path} changed on disk since it was indexed; run `refscope index` again")]
+    FileChanged {
+        /// The file.
+        path: String,
+    },
+
+    /// The JDK could not be read.
+    #[error("cannot read JDK type names from {}: {message}", path.display())]
+    Jdk {
+        /// The archive concerned.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+
+    /// The run was cancelled (Ctrl-C).
+    #[error("interrupted; the store keeps every revision indexed before this run")]
+    Interrupted,
+}
+
+impl Error {
+    /// An I/O error about `path`.
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
+        Self::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// A SQLite error about the database at `path`.
+    pub fn sqlite(path: &Path, source: rusqlite::Error) -> Self {
+        Self::Sqlite {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! Tree-sitter node kinds and field names of the Java grammar, resolved to
+//! numeric ids once, so the walk compares integers instead of strings.
+
+use std::sync::OnceLock;
+
+use tree_sitter::Language;
+
+/// A grammar field id; 0 means "no field".
+pub(crate) type FieldId = u16;
+
+macro_rules! node_kinds {
+    (@name $field:ident $name:literal) => { $name };
+    (@name $field:ident) => { stringify!($field) };
+    ($($field:ident $(= $name:literal)?),* $(,)?) => {
+        /// Numeric ids of the named node kinds the extractor looks at.
+        #[derive(Debug)]
+        pub(crate) struct Kinds {
+            $(pub(crate) $field: u16,)*
+        }
+
+        impl Kinds {
+            fn resolve(language: &Language) -> Self {
+                Self {
+                    $($field: {
+                        let kind = node_kinds!(@name $field $($name)?);
+                        let id = language.id_for_node_kind(kind, true);
+                        assert_ne!(id, 0, "grammar has no node kind {kind}");
+                        id
+                    },)*
+                }
+            }
+        }
+    };
+}
+
+node_kinds! {
+    package_declaration, import_declaration, asterisk, scoped_identifier, identifier,
+    class_declaration, interface_declaration, enum_declaration, record_declaration,
+    annotation_type_declaration, class_body, interface_body, enum_body, enum_body_declarations,
+    annotation_type_body, enum_constant, method_declaration, constructor_declaration,
+    compact_constructor_declaration, field_declaration, constant_declaration,
+    annotation_type_element_declaration, static_initializer, block, constructor_body,
+    lambda_expression, inferred_parameters, object_creation_expression, method_invocation,
+    method_reference, explicit_constructor_invocation, field_access, modifiers, annotation,
+    marker_annotation, formal_parameters, formal_parameter, spread_parameter,
+    receiver_parameter, variable_declarator, local_variable_declaration, throws,
+    type_parameters, type_parameter, type_bound, superclass, super_interfaces,
+    extends_interfaces, type_list, block_comment, type_identifier, scoped_type_identifier,
+    generic_type, array_type, annotated_type, integral_type, floating_point_type,
+    boolean_type, void_type, dimensions, type_arguments, catch_formal_parameter,
+    catch_clause, catch_type, enhanced_for_statement, for_statement, resource,
+    try_with_resources_statement, instanceof_expression, type_pattern, record_pattern,
+    record_pattern_component, switch_block_statement_group, switch_rule, argument_list,
+    element_value_pair, labeled_statement, break_statement, continue_statement,
+    module_declaration, this, super_ = "super", wildcard,
+}
+
+/// Numeric ids of the field names the extractor looks at.
+#[derive(Debug)]
+pub(crate) struct Fields {
+    pub(crate) name: FieldId,
+    pub(crate) body: FieldId,
+    pub(crate) r#type: FieldId,
+    pub(crate) parameters: FieldId,
+    pub(crate) declarator: FieldId,
+    pub(crate) dimensions: FieldId,
+    pub(crate) object: FieldId,
+    pub(crate) field: FieldId,
+    pub(crate) arguments: FieldId,
+    pub(crate) constructor: FieldId,
+    pub(crate) value: FieldId,
+    pub(crate) key: FieldId,
+    pub(crate) superclass: FieldId,
+    pub(crate) interfaces: FieldId,
+    pub(crate) type_parameters: FieldId,
+}
+
+impl Fields {
+    fn resolve(language: &Language) -> Self {
+        let id = |name: &str| {
+            language
+                .field_id_for_name(name)
+                .unwrap_or_else(|| panic!("grammar has no field {name}"))
+                .get()
+        };
+        Self {
+            name: id("name"),
+            body: id("body"),
+            r#type: id("type"),
+            parameters: id("parameters"),
+            declarator: id("declarator"),
+            dimensions: id("dimensions"),
+            object: id("object"),
+            field: id("field"),
+            arguments: id("arguments"),
+            constructor: id("constructor"),
+            value: id("value"),
+            key: id("key"),
+            superclass: id("superclass"),
+            interfaces: id("interfaces"),
+            type_parameters: id("type_parameters"),
+        }
+    }
+}
+
+/// The Java language with its resolved kind and field ids.
+pub(crate) struct Grammar {
+    pub(crate) language: Language,
+    pub(crate) kinds: Kinds,
+    pub(crate) fields: Fields,
+}
+
+/// The process-wide grammar, resolved on first use.
+pub(crate) fn grammar() -> &'static Grammar {
+    static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
+    GRAMMAR.get_or_init(|| {
+        let language: Language = tree_sitter_java::LANGUAGE.into();
+        Grammar {
+            kinds: Kinds::resolve(&language),
+            fields: Fields::resolve(&language),
+            language,
+        }
+    })
+}

@@ -1,0 +1,1138 @@
+//! Extraction: tree-sitter-java → [`FileFacts`].
+//!
+//! Extraction is a pure function of a file's bytes. It never fails: a file
+//! with syntax errors yields whatever tree-sitter recovered plus the number
+//! of error nodes, and bytes that are not UTF-8 are decoded lossily and
+//! counted. It knows nothing of paths, revisions, the store or other files.
+//!
+//! The tree is walked once with a [`tree_sitter::TreeCursor`] (no recursion,
+//! so deeply nested expressions cannot overflow the stack), keeping a stack
+//! of enclosing elements and a stack of local-variable scopes.
+
+mod kinds;
+mod lines;
+mod syntax;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use tree_sitter::{Node, Parser};
+
+use crate::facts::{
+    Diagnostics, Element, ElementKind, ExprShape, FileFacts, Import, LocalVar, Modifiers, NO_ELEMENT,
+    Param, Position, RefKind, RefSite, Span, TypeParam,
+};
+use kinds::{FieldId, Grammar, grammar};
+use syntax::{
+    SourceText, child_of_kind, collapse_whitespace, erased_type, expr_shape, has_child_of_kind,
+    receiver_text, type_texts, with_dimensions,
+};
+
+/// Extracts the facts of one Java file.
+///
+/// ```
+/// let facts = refscope_engine::extract::extract(b"package p; class A { void m() {} }");
+/// assert_eq!(facts.package.as_deref(), Some("p"));
+/// assert_eq!(facts.elements[1].name, "m");
+/// ```
+pub fn extract(bytes: &[u8]) -> FileFacts {
+    let n_invalid_utf8_bytes: usize = bytes.utf8_chunks().map(|c| c.invalid().len()).sum();
+    let text = String::from_utf8_lossy(bytes);
+    let tree = PARSER.with(|parser| parser.borrow_mut().parse(text.as_bytes(), None));
+    let source = SourceText::new(&text);
+    let mut walker = Walker::new(grammar(), &source);
+    if let Some(tree) = &tree {
+        walker.walk(tree.root_node());
+    }
+    let mut facts = walker.facts;
+    facts.n_lines = source.n_lines();
+    facts.diagnostics.n_invalid_utf8_bytes = n_invalid_utf8_bytes as u32;
+    if tree.is_none() {
+        facts.diagnostics.n_syntax_errors += 1;
+    }
+    lines::build_line_table(&mut facts);
+    facts
+}
+
+/// Parses a file and returns only its tree, for benchmarks that need raw
+/// tree-sitter parsing as a baseline.
+pub fn parse_only(bytes: &[u8]) -> Option<tree_sitter::Tree> {
+    PARSER.with(|parser| parser.borrow_mut().parse(bytes, None))
+}
+
+thread_local! {
+    static PARSER: RefCell<Parser> = RefCell::new({
+        let mut parser = Parser::new();
+        parser
+            .set_language(&grammar().language)
+            .expect("tree-sitter-java is compatible with the linked tree-sitter");
+        parser
+    });
+}
+
+/// An element whose node is being walked.
+struct ElementFrame {
+    node_id: usize,
+    element: u32,
+}
+
+/// The elements of one field declaration, handed out to its declarators.
+struct FieldGroup {
+    node_id: usize,
+    elements: Vec<u32>,
+    next: usize,
+}
+
+/// A region where local variables are visible.
+struct Scope {
+    node_id: usize,
+    end_byte: u32,
+    names: Vec<String>,
+}
+
+/// Naming counters of one type: anonymous classes and local classes are
+/// numbered per directly enclosing type, as javac does.
+#[derive(Default)]
+struct TypeCounters {
+    n_anonymous: u32,
+    n_local_by_name: HashMap<String, u32>,
+}
+
+struct Walker<'s, 't> {
+    g: &'static Grammar,
+    src: &'s SourceText<'t>,
+    facts: FileFacts,
+    frames: Vec<ElementFrame>,
+    field_groups: Vec<FieldGroup>,
+    scopes: Vec<Scope>,
+    counters: HashMap<u32, TypeCounters>,
+    /// `new` sites with a class body, by the node id of the creation
+    /// expression, so the anonymous class can be linked back.
+    new_sites_with_body: HashMap<usize, u32>,
+}
+
+impl<'s, 't> Walker<'s, 't> {
+    fn new(g: &'static Grammar, src: &'s SourceText<'t>) -> Self {
+        Self {
+            g,
+            src,
+            facts: FileFacts {
+                diagnostics: Diagnostics::default(),
+                ..FileFacts::default()
+            },
+            frames: Vec::new(),
+            field_groups: Vec::new(),
+            scopes: Vec::new(),
+            counters: HashMap::new(),
+            new_sites_with_body: HashMap::new(),
+        }
+    }
+
+    fn walk(&mut self, root: Node<'t>) {
+        let mut cursor = root.walk();
+        // Ancestors of the current node, root first.
+        let mut stack: Vec<Node<'t>> = Vec::new();
+        loop {
+            let node = cursor.node();
+            let field = cursor.field_id().map_or(0, |f| f.get());
+            self.enter(node, stack.last().copied(), field);
+            stack.push(node);
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                let done = stack.pop().expect("walk stack holds the current node");
+                self.leave(done);
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn current_element(&self) -> u32 {
+        self.frames.last().map_or(NO_ELEMENT, |f| f.element)
+    }
+
+    fn enter(&mut self, node: Node<'t>, parent: Option<Node<'t>>, field: FieldId) {
+        if node.is_error() || node.is_missing() {
+            self.facts.diagnostics.n_syntax_errors += 1;
+        }
+        if !node.is_named() {
+            return;
+        }
+        let k = &self.g.kinds;
+        let kind = node.kind_id();
+        let parent_kind = parent.map_or(0, |p| p.kind_id());
+
+        if kind == k.identifier {
+            self.enter_identifier(node, parent, field);
+        } else if kind == k.package_declaration {
+            self.enter_package(node);
+        } else if kind == k.import_declaration {
+            self.enter_import(node);
+        } else if kind == k.class_declaration {
+            self.push_type(node, ElementKind::Class, parent_kind);
+        } else if kind == k.interface_declaration {
+            self.push_type(node, ElementKind::Interface, parent_kind);
+        } else if kind == k.enum_declaration {
+            self.push_type(node, ElementKind::Enum, parent_kind);
+        } else if kind == k.record_declaration {
+            self.push_type(node, ElementKind::Record, parent_kind);
+        } else if kind == k.annotation_type_declaration {
+            self.push_type(node, ElementKind::AnnotationType, parent_kind);
+        } else if kind == k.class_body
+            && (parent_kind == k.object_creation_expression || parent_kind == k.enum_constant)
+        {
+            self.push_anonymous(node, parent.expect("class body has a parent"));
+        } else if kind == k.method_declaration {
+            self.push_executable(node, ElementKind::Method);
+        } else if kind == k.constructor_declaration || kind == k.compact_constructor_declaration {
+            self.push_executable(node, ElementKind::Constructor);
+        } else if kind == k.annotation_type_element_declaration {
+            self.push_executable(node, ElementKind::AnnotationElement);
+        } else if kind == k.field_declaration || kind == k.constant_declaration {
+            self.enter_field_declaration(node);
+        } else if kind == k.variable_declarator
+            && (parent_kind == k.field_declaration || parent_kind == k.constant_declaration)
+        {
+            if let Some(group) = self.field_groups.last_mut() {
+                if let Some(&element) = group.elements.get(group.next) {
+                    group.next += 1;
+                    self.frames.push(ElementFrame {
+                        node_id: node.id(),
+                        element,
+                    });
+                }
+            }
+        } else if kind == k.enum_constant {
+            self.push_enum_constant(node);
+        } else if kind == k.static_initializer {
+            self.push_initializer(node, ElementKind::StaticInitializer);
+        } else if kind == k.block
+            && (parent_kind == k.class_body || parent_kind == k.enum_body_declarations)
+        {
+            self.push_initializer(node, ElementKind::InstanceInitializer);
+            self.push_scope(node);
+        } else if kind == k.lambda_expression {
+            self.push_lambda(node);
+        } else if kind == k.block
+            || kind == k.constructor_body
+            || kind == k.for_statement
+            || kind == k.enhanced_for_statement
+            || kind == k.catch_clause
+            || kind == k.try_with_resources_statement
+            || kind == k.switch_block_statement_group
+            || kind == k.switch_rule
+        {
+            self.push_scope(node);
+            if kind == k.enhanced_for_statement {
+                self.declare_from(node, node.child_by_field_id(self.g.fields.name));
+            }
+        } else if kind == k.local_variable_declaration {
+            let type_node = node.child_by_field_id(self.g.fields.r#type);
+            let mut cursor = node.walk();
+            for declarator in node.children_by_field_name("declarator", &mut cursor) {
+                let name = declarator.child_by_field_id(self.g.fields.name);
+                let dims = declarator.child_by_field_id(self.g.fields.dimensions);
+                self.declare_local(name, type_node, dims);
+            }
+        } else if kind == k.catch_formal_parameter {
+            let type_node = child_of_kind(node, k.catch_type);
+            self.declare_local(node.child_by_field_id(self.g.fields.name), type_node, None);
+        } else if kind == k.resource || kind == k.instanceof_expression {
+            self.declare_from(node, node.child_by_field_id(self.g.fields.name));
+        } else if kind == k.type_pattern || kind == k.record_pattern_component {
+            let name = child_of_kind(node, k.identifier);
+            let type_node = node.named_child(0).filter(|c| c.kind_id() != k.identifier);
+            self.declare_local(name, type_node, None);
+        } else if kind == k.method_invocation {
+            self.site_method_invocation(node);
+        } else if kind == k.object_creation_expression {
+            self.site_new(node);
+        } else if kind == k.method_reference {
+            self.site_method_reference(node);
+        } else if kind == k.explicit_constructor_invocation {
+            self.site_constructor_call(node);
+        } else if kind == k.field_access {
+            self.site_field_access(node, parent, field);
+        }
+    }
+
+    fn leave(&mut self, node: Node<'t>) {
+        let id = node.id();
+        while self.frames.last().is_some_and(|f| f.node_id == id) {
+            self.frames.pop();
+        }
+        while self.scopes.last().is_some_and(|s| s.node_id == id) {
+            self.scopes.pop();
+        }
+        if self.field_groups.last().is_some_and(|g| g.node_id == id) {
+            self.field_groups.pop();
+        }
+    }
+
+    // ---- declarations ---------------------------------------------------
+
+    fn enter_package(&mut self, node: Node<'t>) {
+        let k = &self.g.kinds;
+        let mut cursor = node.walk();
+        let name = node
+            .named_children(&mut cursor)
+            .find(|c| c.kind_id() == k.scoped_identifier || c.kind_id() == k.identifier);
+        if let Some(name) = name {
+            self.facts.package = Some(strip_whitespace(self.src.node_text(name)));
+        }
+    }
+
+    fn enter_import(&mut self, node: Node<'t>) {
+        let k = &self.g.kinds;
+        let mut path = None;
+        let mut is_static = false;
+        let mut on_demand = false;
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if child.kind_id() == k.scoped_identifier || child.kind_id() == k.identifier {
+                path = Some(strip_whitespace(self.src.node_text(child)));
+            } else if child.kind_id() == k.asterisk {
+                on_demand = true;
+            } else if !child.is_named() && child.kind() == "static" {
+                is_static = true;
+            }
+        }
+        if let Some(path) = path {
+            self.facts.imports.push(Import {
+                path,
+                is_static,
+                on_demand,
+                line: self.src.position(node.start_byte() as u32).line,
+            });
+        }
+    }
+
+    /// Builds the parts every declaration shares.
+    fn new_element(&self, node: Node<'t>, kind: ElementKind, name: String) -> Element {
+        Element {
+            kind,
+            name,
+            parent: self.current_element(),
+            binary_name: String::new(),
+            modifiers: Modifiers::default(),
+            annotations: Vec::new(),
+            type_text: String::new(),
+            type_erased: String::new(),
+            params: Vec::new(),
+            throws: Vec::new(),
+            type_params: Vec::new(),
+            supertypes: Vec::new(),
+            span: self.span_of(node),
+            name_pos: self.src.position(node.start_byte() as u32),
+            javadoc: None,
+            is_local: false,
+        }
+    }
+
+    fn span_of(&self, node: Node<'t>) -> Span {
+        Span {
+            start_line: self.src.line_of(node.start_byte() as u32),
+            end_line: self.src.end_line(node),
+            start_byte: node.start_byte() as u32,
+            end_byte: node.end_byte() as u32,
+        }
+    }
+
+    fn add_element(&mut self, element: Element) -> u32 {
+        let index = self.facts.elements.len() as u32;
+        self.facts.elements.push(element);
+        index
+    }
+
+    fn push_frame(&mut self, node: Node<'t>, element: u32) {
+        self.frames.push(ElementFrame {
+            node_id: node.id(),
+            element,
+        });
+    }
+
+    /// The binary name of the innermost enclosing type.
+    fn enclosing_type_binary(&self) -> Option<(u32, String)> {
+        let current = self.current_element();
+        if current == NO_ELEMENT {
+            return None;
+        }
+        let index = self.facts.enclosing_type(current)?;
+        Some((index, self.facts.elements[index as usize].binary_name.clone()))
+    }
+
+    fn push_type(&mut self, node: Node<'t>, kind: ElementKind, parent_kind: u16) {
+        let k = &self.g.kinds;
+        let f = &self.g.fields;
+        let name = self.field_text(node, f.name);
+        let mut element = self.new_element(node, kind, name.clone());
+        let is_member = parent_kind == k.class_body
+            || parent_kind == k.interface_body
+            || parent_kind == k.enum_body_declarations
+            || parent_kind == k.annotation_type_body
+            || parent_kind == k.enum_body;
+        element.binary_name = match self.enclosing_type_binary() {
+            None => match &self.facts.package {
+                Some(package) => format!("{package}.{name}"),
+                None => name.clone(),
+            },
+            Some((_, outer)) if is_member => format!("{outer}${name}"),
+            Some((outer_index, outer)) => {
+                element.is_local = true;
+                let counters = self.counters.entry(outer_index).or_default();
+                let n = counters.n_local_by_name.entry(name.clone()).or_insert(0);
+                *n += 1;
+                format!("{outer}${n}{name}")
+            }
+        };
+        self.read_modifiers(node, &mut element);
+        self.read_javadoc(node, &mut element);
+        if let Some(name_node) = node.child_by_field_id(f.name) {
+            element.name_pos = self.src.position(name_node.start_byte() as u32);
+        }
+        element.type_params = self.type_params(node.child_by_field_id(f.type_parameters));
+        element.supertypes = self.supertypes(node, kind);
+        let components = node.child_by_field_id(f.parameters);
+        if let Some(params) = components {
+            element.params = self.params(params);
+        }
+        let index = self.add_element(element);
+        self.push_frame(node, index);
+        if let Some(params) = components {
+            self.add_record_components(index, params);
+        }
+    }
+
+    fn add_record_components(&mut self, record: u32, params: Node<'t>) {
+        let k = &self.g.kinds;
+        let binary = self.facts.elements[record as usize].binary_name.clone();
+        let mut cursor = params.walk();
+        let components: Vec<Node<'t>> = params
+            .named_children(&mut cursor)
+            .filter(|c| c.kind_id() == k.formal_parameter || c.kind_id() == k.spread_parameter)
+            .collect();
+        for component in components {
+            let Some(param) = self.param(component) else {
+                continue;
+            };
+            let mut element = self.new_element(component, ElementKind::RecordComponent, param.name.clone());
+            element.parent = record;
+            element.binary_name = binary.clone();
+            self.read_modifiers(component, &mut element);
+            element.type_text = param.type_text.clone();
+            element.type_erased = param.erased.clone();
+            if let Some(name) = self.param_name_node(component) {
+                element.name_pos = self.src.position(name.start_byte() as u32);
+            }
+            self.add_element(element);
+        }
+    }
+
+    fn supertypes(&self, node: Node<'t>, kind: ElementKind) -> Vec<String> {
+        let k = &self.g.kinds;
+        let f = &self.g.fields;
+        let mut out = Vec::new();
+        if kind == ElementKind::Class {
+            let superclass = node
+                .child_by_field_id(f.superclass)
+                .and_then(|s| s.named_child(0))
+                .map(|t| erased_type(self.g, self.src, t));
+            out.push(superclass.unwrap_or_default());
+        }
+        let lists = [
+            node.child_by_field_id(f.interfaces),
+            child_of_kind(node, k.extends_interfaces),
+        ];
+        for list in lists.into_iter().flatten() {
+            if let Some(type_list) = child_of_kind(list, k.type_list) {
+                let mut cursor = type_list.walk();
+                for t in type_list.named_children(&mut cursor) {
+                    if !t.is_extra() {
+                        out.push(erased_type(self.g, self.src, t));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn push_anonymous(&mut self, body: Node<'t>, creator: Node<'t>) {
+        let k = &self.g.kinds;
+        let (outer_index, outer) = self
+            .enclosing_type_binary()
+            .unwrap_or((NO_ELEMENT, String::new()));
+        let n = if outer_index == NO_ELEMENT {
+            1
+        } else {
+            let counters = self.counters.entry(outer_index).or_default();
+            counters.n_anonymous += 1;
+            counters.n_anonymous
+        };
+        let start_node = if creator.kind_id() == k.object_creation_expression {
+            creator
+        } else {
+            body
+        };
+        let mut element = self.new_element(start_node, ElementKind::AnonymousClass, "<anonymous>".into());
+        element.span.end_line = self.src.end_line(body);
+        element.span.end_byte = body.end_byte() as u32;
+        element.binary_name = format!("{outer}${n}");
+        if creator.kind_id() == k.object_creation_expression {
+            if let Some(t) = creator.child_by_field_id(self.g.fields.r#type) {
+                let (written, erased) = type_texts(self.g, self.src, t);
+                element.type_text = written;
+                element.supertypes = vec![erased.clone()];
+                element.type_erased = erased;
+                element.name_pos = self.type_name_position(t);
+            }
+        } else {
+            // An enum constant body extends its enum.
+            if let Some((_, enum_binary)) = self.enclosing_type_binary() {
+                element.supertypes = vec![enum_binary];
+            }
+            element.name_pos = self.src.position(body.start_byte() as u32);
+        }
+        let index = self.add_element(element);
+        if let Some(&site) = self.new_sites_with_body.get(&creator.id()) {
+            self.facts.ref_sites[site as usize].anonymous_class = index;
+        }
+        self.push_frame(body, index);
+    }
+
+    fn push_executable(&mut self, node: Node<'t>, kind: ElementKind) {
+        let k = &self.g.kinds;
+        let f = &self.g.fields;
+        let name = if kind == ElementKind::Constructor {
+            "<init>".to_string()
+        } else {
+            self.field_text(node, f.name)
+        };
+        let mut element = self.new_element(node, kind, name);
+        element.binary_name = self
+            .enclosing_type_binary()
+            .map(|(_, b)| b)
+            .unwrap_or_default();
+        self.read_modifiers(node, &mut element);
+        self.read_javadoc(node, &mut element);
+        if let Some(name_node) = node.child_by_field_id(f.name) {
+            element.name_pos = self.src.position(name_node.start_byte() as u32);
+        }
+        if let Some(t) = node.child_by_field_id(f.r#type) {
+            let (written, erased) = type_texts(self.g, self.src, t);
+            let dims = node.child_by_field_id(f.dimensions);
+            element.type_text = with_dimensions(self.src, written, dims);
+            element.type_erased = with_dimensions(self.src, erased, dims);
+        }
+        element.type_params = self.type_params(node.child_by_field_id(f.type_parameters));
+        if node.kind_id() == k.compact_constructor_declaration {
+            // A compact constructor takes the record's components.
+            let record = self.current_element();
+            if record != NO_ELEMENT {
+                element.params = self.facts.elements[record as usize].params.clone();
+            }
+        } else if let Some(params) = node.child_by_field_id(f.parameters) {
+            element.params = self.params(params);
+        }
+        if let Some(throws) = child_of_kind(node, k.throws) {
+            let mut cursor = throws.walk();
+            element.throws = throws
+                .named_children(&mut cursor)
+                .filter(|t| !t.is_extra())
+                .map(|t| erased_type(self.g, self.src, t))
+                .collect();
+        }
+        let params = element.params.clone();
+        let index = self.add_element(element);
+        self.push_frame(node, index);
+        self.push_scope(node);
+        self.declare_params(node, index, &params);
+    }
+
+    fn enter_field_declaration(&mut self, node: Node<'t>) {
+        let f = &self.g.fields;
+        let owner = self
+            .enclosing_type_binary()
+            .map(|(_, b)| b)
+            .unwrap_or_default();
+        let type_node = node.child_by_field_id(f.r#type);
+        let (written, erased) = type_node
+            .map(|t| type_texts(self.g, self.src, t))
+            .unwrap_or_default();
+        let mut template = self.new_element(node, ElementKind::Field, String::new());
+        template.binary_name = owner;
+        self.read_modifiers(node, &mut template);
+        self.read_javadoc(node, &mut template);
+        let mut cursor = node.walk();
+        let declarators: Vec<Node<'t>> = node
+            .children_by_field_name("declarator", &mut cursor)
+            .collect();
+        let mut elements = Vec::with_capacity(declarators.len());
+        let n = declarators.len();
+        for (i, declarator) in declarators.into_iter().enumerate() {
+            let mut element = template.clone();
+            element.name = self.field_text(declarator, f.name);
+            if let Some(name) = declarator.child_by_field_id(f.name) {
+                element.name_pos = self.src.position(name.start_byte() as u32);
+            }
+            let dims = declarator.child_by_field_id(f.dimensions);
+            element.type_text = with_dimensions(self.src, written.clone(), dims);
+            element.type_erased = with_dimensions(self.src, erased.clone(), dims);
+            if i + 1 < n {
+                // javac ends all but the last variable at its declarator.
+                element.span.end_line = self.src.end_line(declarator);
+                element.span.end_byte = declarator.end_byte() as u32;
+            }
+            elements.push(self.add_element(element));
+        }
+        self.field_groups.push(FieldGroup {
+            node_id: node.id(),
+            elements,
+            next: 0,
+        });
+    }
+
+    fn push_enum_constant(&mut self, node: Node<'t>) {
+        let f = &self.g.fields;
+        let name = self.field_text(node, f.name);
+        let mut element = self.new_element(node, ElementKind::EnumConstant, name);
+        element.binary_name = self
+            .enclosing_type_binary()
+            .map(|(_, b)| b)
+            .unwrap_or_default();
+        self.read_modifiers(node, &mut element);
+        self.read_javadoc(node, &mut element);
+        if let Some(name_node) = node.child_by_field_id(f.name) {
+            element.name_pos = self.src.position(name_node.start_byte() as u32);
+        }
+        let index = self.add_element(element);
+        self.push_frame(node, index);
+    }
+
+    fn push_initializer(&mut self, node: Node<'t>, kind: ElementKind) {
+        let name = match kind {
+            ElementKind::StaticInitializer => "<clinit>",
+            _ => "<instinit>",
+        };
+        let mut element = self.new_element(node, kind, name.into());
+        element.binary_name = self
+            .enclosing_type_binary()
+            .map(|(_, b)| b)
+            .unwrap_or_default();
+        if kind == ElementKind::StaticInitializer {
+            element.modifiers.0 |= Modifiers::bit_of("static").unwrap_or(0);
+        }
+        let index = self.add_element(element);
+        self.push_frame(node, index);
+    }
+
+    fn push_lambda(&mut self, node: Node<'t>) {
+        let k = &self.g.kinds;
+        let mut element = self.new_element(node, ElementKind::Lambda, "<lambda>".into());
+        element.binary_name = self
+            .enclosing_type_binary()
+            .map(|(_, b)| b)
+            .unwrap_or_default();
+        let params = node.child_by_field_id(self.g.fields.parameters);
+        if let Some(params) = params {
+            if params.kind_id() == k.formal_parameters {
+                element.params = self.params(params);
+            } else {
+                let names: Vec<Node<'t>> = if params.kind_id() == k.identifier {
+                    vec![params]
+                } else {
+                    let mut cursor = params.walk();
+                    params
+                        .named_children(&mut cursor)
+                        .filter(|c| c.kind_id() == k.identifier)
+                        .collect()
+                };
+                element.params = names
+                    .into_iter()
+                    .map(|n| Param {
+                        type_text: String::new(),
+                        erased: String::new(),
+                        name: self.src.node_text(n).to_string(),
+                        varargs: false,
+                    })
+                    .collect();
+            }
+        }
+        let declared = element.params.clone();
+        let index = self.add_element(element);
+        self.push_frame(node, index);
+        self.push_scope(node);
+        self.declare_params(node, index, &declared);
+    }
+
+    fn read_modifiers(&self, node: Node<'t>, element: &mut Element) {
+        let k = &self.g.kinds;
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if child.kind_id() == k.modifiers {
+                let mut inner = child.walk();
+                for m in child.children(&mut inner) {
+                    if m.kind_id() == k.annotation || m.kind_id() == k.marker_annotation {
+                        element
+                            .annotations
+                            .push(collapse_whitespace(self.src.node_text(m), 200));
+                    } else if !m.is_named() {
+                        if let Some(bit) = Modifiers::bit_of(m.kind()) {
+                            element.modifiers.0 |= bit;
+                        }
+                    }
+                }
+            } else if child.kind_id() == k.annotation || child.kind_id() == k.marker_annotation {
+                element
+                    .annotations
+                    .push(collapse_whitespace(self.src.node_text(child), 200));
+            }
+        }
+    }
+
+    fn read_javadoc(&self, node: Node<'t>, element: &mut Element) {
+        let Some(previous) = node.prev_named_sibling() else {
+            return;
+        };
+        if previous.kind_id() != self.g.kinds.block_comment {
+            return;
+        }
+        let text = self.src.node_text(previous);
+        if text.starts_with("/**") && text != "/**/" {
+            element.javadoc = Some((
+                self.src.line_of(previous.start_byte() as u32),
+                self.src.end_line(previous),
+            ));
+        }
+    }
+
+    fn type_params(&self, node: Option<Node<'t>>) -> Vec<TypeParam> {
+        let Some(node) = node else {
+            return Vec::new();
+        };
+        let k = &self.g.kinds;
+        let mut out = Vec::new();
+        let mut cursor = node.walk();
+        for param in node.named_children(&mut cursor) {
+            if param.kind_id() != k.type_parameter {
+                continue;
+            }
+            let name = child_of_kind(param, k.type_identifier)
+                .map(|n| self.src.node_text(n).to_string())
+                .unwrap_or_default();
+            let bounds = match child_of_kind(param, k.type_bound) {
+                Some(bound) => {
+                    let mut c = bound.walk();
+                    bound
+                        .named_children(&mut c)
+                        .filter(|t| !t.is_extra())
+                        .map(|t| erased_type(self.g, self.src, t))
+                        .collect()
+                }
+                None => Vec::new(),
+            };
+            out.push(TypeParam { name, bounds });
+        }
+        out
+    }
+
+    fn params(&self, node: Node<'t>) -> Vec<Param> {
+        let k = &self.g.kinds;
+        let mut cursor = node.walk();
+        node.named_children(&mut cursor)
+            .filter(|c| c.kind_id() == k.formal_parameter || c.kind_id() == k.spread_parameter)
+            .filter_map(|c| self.param(c))
+            .collect()
+    }
+
+    fn param_name_node(&self, node: Node<'t>) -> Option<Node<'t>> {
+        let k = &self.g.kinds;
+        if node.kind_id() == k.spread_parameter {
+            child_of_kind(node, k.variable_declarator)
+                .and_then(|d| d.child_by_field_id(self.g.fields.name))
+        } else {
+            node.child_by_field_id(self.g.fields.name)
+        }
+    }
+
+    fn param(&self, node: Node<'t>) -> Option<Param> {
+        let k = &self.g.kinds;
+        let f = &self.g.fields;
+        if node.kind_id() == k.spread_parameter {
+            let mut cursor = node.walk();
+            let type_node = node.named_children(&mut cursor).find(|c| {
+                c.kind_id() != k.modifiers
+                    && c.kind_id() != k.variable_declarator
+                    && c.kind_id() != k.annotation
+                    && c.kind_id() != k.marker_annotation
+                    && !c.is_extra()
+            })?;
+            let declarator = child_of_kind(node, k.variable_declarator);
+            let name = declarator
+                .and_then(|d| d.child_by_field_id(f.name))
+                .map(|n| self.src.node_text(n).to_string())
+                .unwrap_or_default();
+            let (written, erased) = type_texts(self.g, self.src, type_node);
+            let dims = declarator.and_then(|d| d.child_by_field_id(f.dimensions));
+            Some(Param {
+                type_text: format!("{written}..."),
+                erased: with_dimensions(self.src, erased, dims) + "[]",
+                name,
+                varargs: true,
+            })
+        } else {
+            let type_node = node.child_by_field_id(f.r#type)?;
+            let (written, erased) = type_texts(self.g, self.src, type_node);
+            let dims = node.child_by_field_id(f.dimensions);
+            Some(Param {
+                type_text: with_dimensions(self.src, written, dims),
+                erased: with_dimensions(self.src, erased, dims),
+                name: self.field_text(node, f.name),
+                varargs: false,
+            })
+        }
+    }
+
+    // ---- scopes and locals -----------------------------------------------
+
+    fn push_scope(&mut self, node: Node<'t>) {
+        self.scopes.push(Scope {
+            node_id: node.id(),
+            end_byte: node.end_byte() as u32,
+            names: Vec::new(),
+        });
+    }
+
+    fn declare_params(&mut self, node: Node<'t>, element: u32, params: &[Param]) {
+        let k = &self.g.kinds;
+        let Some(list) = node.child_by_field_id(self.g.fields.parameters) else {
+            return;
+        };
+        let mut name_nodes = Vec::new();
+        if list.kind_id() == k.identifier {
+            name_nodes.push(list);
+        } else {
+            let mut cursor = list.walk();
+            for child in list.named_children(&mut cursor) {
+                if child.kind_id() == k.identifier {
+                    name_nodes.push(child);
+                } else if let Some(name) = self.param_name_node(child) {
+                    name_nodes.push(name);
+                }
+            }
+        }
+        for (param, name) in params.iter().zip(name_nodes) {
+            self.record_local(
+                param.name.clone(),
+                param.type_text.clone(),
+                param.erased.clone(),
+                name,
+                element,
+            );
+        }
+    }
+
+    fn declare_from(&mut self, node: Node<'t>, name: Option<Node<'t>>) {
+        let type_node = node.child_by_field_id(self.g.fields.r#type);
+        let dims = node.child_by_field_id(self.g.fields.dimensions);
+        self.declare_local(name, type_node, dims);
+    }
+
+    fn declare_local(&mut self, name: Option<Node<'t>>, type_node: Option<Node<'t>>, dims: Option<Node<'t>>) {
+        let Some(name) = name else { return };
+        if name.kind_id() != self.g.kinds.identifier {
+            return;
+        }
+        let (written, erased) = type_node
+            .map(|t| type_texts(self.g, self.src, t))
+            .unwrap_or_default();
+        let written = with_dimensions(self.src, written, dims);
+        let erased = with_dimensions(self.src, erased, dims);
+        let element = self.current_element();
+        self.record_local(self.src.node_text(name).to_string(), written, erased, name, element);
+    }
+
+    fn record_local(&mut self, name: String, type_text: String, type_erased: String, name_node: Node<'t>, element: u32) {
+        let scope_end_byte = self.scopes.last().map_or(u32::MAX, |s| s.end_byte);
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.names.push(name.clone());
+        }
+        self.facts.locals.push(LocalVar {
+            name,
+            type_text,
+            type_erased,
+            pos: self.src.position(name_node.start_byte() as u32),
+            enclosing: element,
+            scope_end_byte,
+        });
+    }
+
+    fn is_local(&self, name: &str) -> bool {
+        self.scopes
+            .iter()
+            .rev()
+            .any(|s| s.names.iter().any(|n| n == name))
+    }
+
+    // ---- reference sites ------------------------------------------------
+
+    fn add_site(&mut self, site: RefSite) -> u32 {
+        let index = self.facts.ref_sites.len() as u32;
+        self.facts.ref_sites.push(site);
+        index
+    }
+
+    fn new_site(&self, kind: RefKind, name: String, pos: Position) -> RefSite {
+        RefSite {
+            kind,
+            name,
+            pos,
+            receiver: ExprShape::Implicit,
+            receiver_text: String::new(),
+            n_args: u32::MAX,
+            arg_shapes: Vec::new(),
+            enclosing: self.current_element(),
+            anonymous_class: NO_ELEMENT,
+            is_qualifier: false,
+        }
+    }
+
+    fn set_arguments(&self, site: &mut RefSite, arguments: Option<Node<'t>>) {
+        let Some(arguments) = arguments else { return };
+        let mut cursor = arguments.walk();
+        site.arg_shapes = arguments
+            .named_children(&mut cursor)
+            .filter(|a| !a.is_extra())
+            .map(|a| expr_shape(self.g, self.src, a))
+            .collect();
+        site.n_args = site.arg_shapes.len() as u32;
+    }
+
+    fn set_receiver(&self, site: &mut RefSite, receiver: Node<'t>) {
+        site.receiver = expr_shape(self.g, self.src, receiver);
+        site.receiver_text = receiver_text(self.src, receiver);
+    }
+
+    fn site_method_invocation(&mut self, node: Node<'t>) {
+        let f = &self.g.fields;
+        let Some(name) = node.child_by_field_id(f.name) else {
+            return;
+        };
+        let mut site = self.new_site(
+            RefKind::Call,
+            self.src.node_text(name).to_string(),
+            self.src.position(name.start_byte() as u32),
+        );
+        if let Some(object) = node.child_by_field_id(f.object) {
+            self.set_receiver(&mut site, object);
+            if object.kind_id() != self.g.kinds.super_ && has_child_of_kind(node, self.g.kinds.super_) {
+                site.receiver = ExprShape::QualifiedSuper;
+            }
+        }
+        self.set_arguments(&mut site, node.child_by_field_id(f.arguments));
+        self.add_site(site);
+    }
+
+    fn site_new(&mut self, node: Node<'t>) {
+        let k = &self.g.kinds;
+        let f = &self.g.fields;
+        let Some(type_node) = node.child_by_field_id(f.r#type) else {
+            return;
+        };
+        let mut site = self.new_site(
+            RefKind::New,
+            erased_type(self.g, self.src, type_node),
+            self.type_name_position(type_node),
+        );
+        // `outer.new Inner()`: the qualifying instance comes before `new`.
+        if let Some(first) = node.named_child(0) {
+            if first.end_byte() <= type_node.start_byte()
+                && first.kind_id() != k.type_arguments
+                && first.kind_id() != k.annotation
+                && first.kind_id() != k.marker_annotation
+                && !first.is_extra()
+            {
+                self.set_receiver(&mut site, first);
+            }
+        }
+        self.set_arguments(&mut site, node.child_by_field_id(f.arguments));
+        let has_body = has_child_of_kind(node, k.class_body);
+        let index = self.add_site(site);
+        if has_body {
+            self.new_sites_with_body.insert(node.id(), index);
+        }
+    }
+
+    fn site_method_reference(&mut self, node: Node<'t>) {
+        let count = node.child_count();
+        let (Some(first), Some(last)) = (node.child(0), node.child(count.saturating_sub(1))) else {
+            return;
+        };
+        if first.id() == last.id() {
+            return;
+        }
+        let mut site = self.new_site(
+            RefKind::MethodRef,
+            self.src.node_text(last).to_string(),
+            self.src.position(last.start_byte() as u32),
+        );
+        self.set_receiver(&mut site, first);
+        if site.receiver == ExprShape::Other {
+            // A type such as `List<String>` or `int[]` as the qualifier.
+            site.receiver = ExprShape::Name;
+        }
+        self.add_site(site);
+    }
+
+    fn site_constructor_call(&mut self, node: Node<'t>) {
+        let f = &self.g.fields;
+        let Some(keyword) = node.child_by_field_id(f.constructor) else {
+            return;
+        };
+        let mut site = self.new_site(
+            RefKind::CtorCall,
+            self.src.node_text(keyword).to_string(),
+            self.src.position(keyword.start_byte() as u32),
+        );
+        if let Some(object) = node.child_by_field_id(f.object) {
+            self.set_receiver(&mut site, object);
+        }
+        self.set_arguments(&mut site, node.child_by_field_id(f.arguments));
+        self.add_site(site);
+    }
+
+    fn site_field_access(&mut self, node: Node<'t>, parent: Option<Node<'t>>, field: FieldId) {
+        let k = &self.g.kinds;
+        let f = &self.g.fields;
+        let Some(name) = node.child_by_field_id(f.field) else {
+            return;
+        };
+        if name.kind_id() != k.identifier {
+            return; // `Outer.this`
+        }
+        let mut site = self.new_site(
+            RefKind::FieldAccess,
+            self.src.node_text(name).to_string(),
+            self.src.position(name.start_byte() as u32),
+        );
+        if let Some(object) = node.child_by_field_id(f.object) {
+            self.set_receiver(&mut site, object);
+            if object.kind_id() != k.super_ && has_child_of_kind(node, k.super_) {
+                site.receiver = ExprShape::QualifiedSuper;
+            }
+        }
+        site.is_qualifier = self.is_qualifier_position(parent, field);
+        self.add_site(site);
+    }
+
+    fn is_qualifier_position(&self, parent: Option<Node<'t>>, field: FieldId) -> bool {
+        let k = &self.g.kinds;
+        let Some(parent) = parent else { return false };
+        let pk = parent.kind_id();
+        (pk == k.field_access || pk == k.method_invocation) && field == self.g.fields.object
+    }
+
+    fn enter_identifier(&mut self, node: Node<'t>, parent: Option<Node<'t>>, field: FieldId) {
+        let k = &self.g.kinds;
+        let f = &self.g.fields;
+        let Some(parent) = parent else { return };
+        let pk = parent.kind_id();
+        if field == f.name
+            || field == f.field
+            || field == f.key
+            || field == f.parameters
+        {
+            return;
+        }
+        let excluded_parent = pk == k.package_declaration
+            || pk == k.import_declaration
+            || pk == k.scoped_identifier
+            || pk == k.marker_annotation
+            || pk == k.annotation
+            || pk == k.inferred_parameters
+            || pk == k.labeled_statement
+            || pk == k.break_statement
+            || pk == k.continue_statement
+            || pk == k.module_declaration
+            || pk == k.catch_formal_parameter
+            || pk == k.type_pattern
+            || pk == k.record_pattern_component
+            || pk == k.record_pattern
+            || pk == k.formal_parameter
+            || pk == k.spread_parameter
+            || pk == k.variable_declarator;
+        if excluded_parent {
+            return;
+        }
+        let mut is_qualifier = self.is_qualifier_position(Some(parent), field);
+        if pk == k.method_reference {
+            // Only the qualifier of `a::m`; `m` is the reference's name.
+            if parent.start_byte() != node.start_byte() {
+                return;
+            }
+            is_qualifier = true;
+        }
+        let name = self.src.node_text(node);
+        if self.is_local(name) {
+            return;
+        }
+        let mut site = self.new_site(
+            RefKind::Name,
+            name.to_string(),
+            self.src.position(node.start_byte() as u32),
+        );
+        site.is_qualifier = is_qualifier;
+        self.add_site(site);
+    }
+
+    // ---- small readers --------------------------------------------------
+
+    fn field_text(&self, node: Node<'t>, field: FieldId) -> String {
+        node.child_by_field_id(field)
+            .map(|n| self.src.node_text(n).to_string())
+            .unwrap_or_default()
+    }
+
+    /// Position of the simple type name in a type: `B` in `a.B<T>`.
+    fn type_name_position(&self, type_node: Node<'t>) -> Position {
+        let k = &self.g.kinds;
+        let mut cursor = type_node.walk();
+        let mut best = type_node;
+        loop {
+            let current = cursor.node();
+            let kind = current.kind_id();
+            if kind == k.type_identifier {
+                best = current;
+            }
+            let descend = kind != k.type_arguments
+                && kind != k.annotation
+                && kind != k.marker_annotation
+                && cursor.goto_first_child();
+            if descend {
+                continue;
+            }
+            loop {
+                if cursor.node().id() == type_node.id() {
+                    return self.src.position(best.start_byte() as u32);
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return self.src.position(best.start_byte() as u32);
+                }
+            }
+        }
+    }
+}
+
+fn strip_whitespace(text: &str) -> String {
+    // Comments inside a dotted name are legal but vanishingly rare; only
+    // whitespace is removed.
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}

@@ -1,0 +1,273 @@
+//! Small readers over tree-sitter nodes: positions in javac's units, type
+//! text as written and erased, expression shapes.
+
+use tree_sitter::Node;
+
+use super::kinds::Grammar;
+use crate::facts::{ExprShape, Position};
+
+/// Longest receiver text kept in a [`crate::facts::RefSite`].
+const MAX_RECEIVER_TEXT: usize = 160;
+
+/// The decoded text of a file with its line index.
+pub(crate) struct SourceText<'a> {
+    pub(crate) text: &'a str,
+    /// Byte offset of the start of each line.
+    line_starts: Vec<u32>,
+}
+
+impl<'a> SourceText<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        let mut line_starts = vec![0u32];
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i as u32 + 1),
+        );
+        Self { text, line_starts }
+    }
+
+    /// Number of lines, counting a last line without a newline.
+    pub(crate) fn n_lines(&self) -> u32 {
+        let n = self.line_starts.len() as u32;
+        if self.text.ends_with('\n') { n - 1 } else { n }
+    }
+
+    /// 1-based line of a byte offset.
+    pub(crate) fn line_of(&self, byte: u32) -> u32 {
+        self.line_starts.partition_point(|&start| start <= byte) as u32
+    }
+
+    /// 1-based line and UTF-16 column of a byte offset.
+    pub(crate) fn position(&self, byte: u32) -> Position {
+        let line = self.line_of(byte);
+        let start = self.line_starts[line as usize - 1] as usize;
+        let prefix = &self.text.as_bytes()[start..byte as usize];
+        let col = if prefix.is_ascii() {
+            prefix.len()
+        } else {
+            // Slicing at `byte` is safe: tree-sitter offsets are token
+            // boundaries of valid UTF-8 text.
+            self.text[start..byte as usize].encode_utf16().count()
+        };
+        Position {
+            line,
+            col: col as u32 + 1,
+        }
+    }
+
+    /// The line of the last byte of a node.
+    pub(crate) fn end_line(&self, node: Node) -> u32 {
+        self.line_of((node.end_byte().max(node.start_byte() + 1) - 1) as u32)
+    }
+
+    pub(crate) fn node_text(&self, node: Node) -> &'a str {
+        &self.text[node.byte_range()]
+    }
+}
+
+/// Collapses runs of whitespace to one space and drops comments.
+pub(crate) fn collapse_whitespace(text: &str, cap: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(cap));
+    let mut pending_space = false;
+    for word in text.split_whitespace() {
+        if pending_space {
+            out.push(' ');
+        }
+        out.push_str(word);
+        pending_space = true;
+        if out.len() >= cap {
+            let mut end = cap;
+            while !out.is_char_boundary(end) {
+                end -= 1;
+            }
+            out.truncate(end);
+            out.push('…');
+            break;
+        }
+    }
+    out
+}
+
+/// Type texts of a type node: as written (whitespace collapsed, annotations
+/// dropped) and erased as written (no type arguments, `[]` per dimension).
+pub(crate) fn type_texts(grammar: &Grammar, source: &SourceText, node: Node) -> (String, String) {
+    let written = collapse_whitespace(&strip_annotations(grammar, source, node), 400);
+    let erased = erased_type(grammar, source, node);
+    (written, erased)
+}
+
+/// The text of a type node with its annotations left out.
+fn strip_annotations(grammar: &Grammar, source: &SourceText, node: Node) -> String {
+    let k = &grammar.kinds;
+    let mut out = String::new();
+    let mut last = node.start_byte();
+    let mut cursor = node.walk();
+    let mut descend = true;
+    loop {
+        let current = cursor.node();
+        let kind = current.kind_id();
+        if descend && (kind == k.annotation || kind == k.marker_annotation) {
+            out.push_str(&source.text[last..current.start_byte()]);
+            last = current.end_byte();
+            descend = false;
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        descend = true;
+        loop {
+            if cursor.node().id() == node.id() {
+                out.push_str(&source.text[last..node.end_byte()]);
+                return out;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                out.push_str(&source.text[last..node.end_byte()]);
+                return out;
+            }
+        }
+    }
+}
+
+/// The erasure of a type as written: the dotted type name without type
+/// arguments or annotations, followed by `[]` per dimension.
+pub(crate) fn erased_type(grammar: &Grammar, source: &SourceText, node: Node) -> String {
+    let k = &grammar.kinds;
+    let mut name = String::new();
+    let mut dims = 0usize;
+    let mut cursor = node.walk();
+    loop {
+        let current = cursor.node();
+        let kind = current.kind_id();
+        let skip = kind == k.type_arguments
+            || kind == k.annotation
+            || kind == k.marker_annotation
+            || current.is_extra();
+        if !skip {
+            if kind == k.type_identifier
+                || kind == k.integral_type
+                || kind == k.floating_point_type
+                || kind == k.boolean_type
+                || kind == k.void_type
+                || kind == k.identifier
+            {
+                if !name.is_empty() {
+                    name.push('.');
+                }
+                name.push_str(source.node_text(current));
+            } else if kind == k.dimensions {
+                dims += source.node_text(current).matches('[').count();
+            } else if current.child_count() > 0 && cursor.goto_first_child() {
+                continue;
+            }
+        }
+        loop {
+            if cursor.node().id() == node.id() {
+                for _ in 0..dims {
+                    name.push_str("[]");
+                }
+                return name;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return name;
+            }
+        }
+    }
+}
+
+/// Appends `[]` for each bracket pair in an optional `dimensions` node.
+pub(crate) fn with_dimensions(source: &SourceText, base: String, dims: Option<Node>) -> String {
+    match dims {
+        Some(d) => {
+            let n = source.node_text(d).matches('[').count();
+            let mut out = base;
+            for _ in 0..n {
+                out.push_str("[]");
+            }
+            out
+        }
+        None => base,
+    }
+}
+
+/// The shape of an expression node.
+pub(crate) fn expr_shape(grammar: &Grammar, source: &SourceText, node: Node) -> ExprShape {
+    let k = &grammar.kinds;
+    let kind = node.kind_id();
+    if kind == k.this {
+        return ExprShape::This;
+    }
+    if kind == k.super_ {
+        return ExprShape::Super;
+    }
+    if kind == k.identifier {
+        return ExprShape::Name;
+    }
+    if kind == k.method_invocation {
+        return ExprShape::Call;
+    }
+    if kind == k.object_creation_expression {
+        return ExprShape::New;
+    }
+    if kind == k.lambda_expression {
+        return ExprShape::Lambda;
+    }
+    if kind == k.method_reference {
+        return ExprShape::MethodRef;
+    }
+    if kind == k.field_access {
+        let field = node.child_by_field_id(grammar.fields.field);
+        return match field.map(|f| f.kind_id()) {
+            Some(id) if id == k.this => ExprShape::QualifiedThis,
+            _ if has_child_of_kind(node, k.super_) => ExprShape::QualifiedSuper,
+            _ => ExprShape::FieldAccess,
+        };
+    }
+    match node.kind() {
+        "string_literal" => ExprShape::StringLiteral,
+        "character_literal" => ExprShape::CharLiteral,
+        "decimal_integer_literal"
+        | "hex_integer_literal"
+        | "octal_integer_literal"
+        | "binary_integer_literal" => ExprShape::IntLiteral,
+        "decimal_floating_point_literal" | "hex_floating_point_literal" => ExprShape::FloatLiteral,
+        "true" | "false" => ExprShape::BooleanLiteral,
+        "null_literal" => ExprShape::NullLiteral,
+        "class_literal" => ExprShape::ClassLiteral,
+        "cast_expression" => ExprShape::Cast,
+        "array_access" => ExprShape::ArrayAccess,
+        "array_creation_expression" | "array_initializer" => ExprShape::NewArray,
+        "ternary_expression" => ExprShape::Conditional,
+        "parenthesized_expression" => ExprShape::Parenthesized,
+        "binary_expression" | "unary_expression" | "update_expression"
+        | "assignment_expression" | "instanceof_expression" | "switch_expression" => {
+            ExprShape::Operator
+        }
+        _ => {
+            let _ = source;
+            ExprShape::Other
+        }
+    }
+}
+
+/// Receiver text for a reference site, whitespace collapsed and capped.
+pub(crate) fn receiver_text(source: &SourceText, node: Node) -> String {
+    collapse_whitespace(source.node_text(node), MAX_RECEIVER_TEXT)
+}
+
+pub(crate) fn has_child_of_kind(node: Node, kind: u16) -> bool {
+    let mut cursor = node.walk();
+    node.children(&mut cursor).any(|c| c.kind_id() == kind)
+}
+
+pub(crate) fn child_of_kind(node: Node<'_>, kind: u16) -> Option<Node<'_>> {
+    let mut cursor = node.walk();
+    node.children(&mut cursor).find(|c| c.kind_id() == kind)
+}

@@ -1,0 +1,562 @@
+//! The indexing driver: a revision's files → facts in the blob pack →
+//! qualified element records in SQLite, all in one transaction.
+//!
+//! Phases:
+//! 1. *parse*: blobs not yet in the store are read and extracted in
+//!    parallel; this thread appends them to the pack as they arrive;
+//! 2. *names*: the type universe of the revision (JDK + every file's types);
+//! 3. *elements*: every distinct blob's elements are qualified in parallel
+//!    and stored as a unit, shared with any earlier revision that
+//!    qualified the same blob the same way;
+//! 4. the manifest and the revision row commit together.
+//!
+//! A run that dies anywhere before the commit leaves the store as it was.
+
+use std::collections::HashMap;
+use std::sync::mpsc::sync_channel;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use rusqlite::{OptionalExtension, params};
+
+use crate::error::Error;
+use crate::extract::extract;
+use crate::facts::FileFacts;
+use crate::jdk::{JdkOrigin, JdkTypes};
+use crate::names::{Qualifier, TypeUniverse, type_skeleton};
+use crate::records::{ElementRecord, element_records};
+use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
+use crate::store::{PackLocation, PackReader, PackWriter, Store, encode_facts};
+
+/// How to index.
+#[derive(Debug, Clone, Default)]
+pub struct IndexConfig {
+    /// Worker threads; 0 means one per core.
+    pub jobs: usize,
+    /// The JDK's type names, if the caller already has them; otherwise
+    /// they are discovered when needed.
+    pub jdk: Option<JdkTypes>,
+}
+
+/// Progress reported while indexing.
+#[derive(Debug, Clone)]
+pub enum Progress {
+    /// Another process holds the store's write lock; waiting for it.
+    WaitingForLock {
+        /// The holder's pid, as recorded in the lock file.
+        pid: String,
+    },
+    /// A phase starts, with the amount of work in it.
+    Phase {
+        /// `parse`, `names` or `elements`.
+        name: &'static str,
+        /// Units of work (files).
+        total: u64,
+    },
+    /// Some units of work of the current phase are done.
+    Advance(u64),
+    /// No JDK was found: library names stay unqualified.
+    NoJdk,
+}
+
+/// What an indexing run did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexSummary {
+    /// The revision's name (commit id or `worktree:<digest>`).
+    pub revision: String,
+    /// The revision was indexed before; nothing was done.
+    pub already_indexed: bool,
+    /// Java files in the revision.
+    pub n_files: u64,
+    /// Files parsed in this run (blobs not seen before).
+    pub n_parsed: u64,
+    /// Elements over all files.
+    pub n_elements: u64,
+    /// Reference sites over all files.
+    pub n_ref_sites: u64,
+    /// Files skipped (too large, binary, unreadable).
+    pub n_skipped: u64,
+    /// Syntax error nodes over all files.
+    pub n_syntax_errors: u64,
+    /// Files with bytes that were not UTF-8.
+    pub n_invalid_utf8_files: u64,
+    /// Wall-clock seconds of the run.
+    pub seconds: f64,
+    /// Size of the store afterwards, in bytes.
+    pub store_bytes: u64,
+}
+
+/// Indexes revisions into a store.
+pub struct Indexer<'s> {
+    store: &'s Store,
+    config: IndexConfig,
+}
+
+/// Blob statistics kept in the `blobs` table.
+#[derive(Debug, Clone, Copy, Default)]
+struct BlobStats {
+    location: Option<PackLocation>,
+    n_elements: u64,
+    n_ref_sites: u64,
+    n_syntax_errors: u64,
+    n_invalid_utf8_bytes: u64,
+}
+
+/// A parsed blob on its way from a worker to the writer.
+enum Parsed {
+    Facts {
+        blob_id: BlobId,
+        payload: rkyv::util::AlignedVec,
+        stats: BlobStats,
+    },
+    Skipped {
+        blob_id: BlobId,
+        reason: String,
+    },
+}
+
+/// Bytes sniffed to tell binary files.
+const BINARY_SNIFF_LEN: usize = 8000;
+
+impl<'s> Indexer<'s> {
+    /// An indexer writing to `store`.
+    pub fn new(store: &'s Store, config: IndexConfig) -> Self {
+        Self { store, config }
+    }
+
+    /// Indexes one revision of `source`.
+    pub fn index(&mut self, source: &Source, revision: &Revision, progress: &mut dyn FnMut(Progress)) -> Result<IndexSummary, Error> {
+        let started = Instant::now();
+        if let Some(summary) = self.already_indexed(revision)? {
+            return Ok(summary);
+        }
+        let _lock = self.store.lock_for_writing(|pid| {
+            progress(Progress::WaitingForLock {
+                pid: pid.to_string(),
+            })
+        })?;
+        // Another process may have indexed it while we waited.
+        if let Some(summary) = self.already_indexed(revision)? {
+            return Ok(summary);
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.config.jobs)
+            .build()
+            .expect("a thread pool can be built");
+        let store = self.store;
+        let db = store.db();
+        let db_error = |e| Error::sqlite(&store.db_path(), e);
+        let tx = db.unchecked_transaction().map_err(db_error)?;
+
+        // Which blobs are known already.
+        let mut blobs: HashMap<BlobId, BlobStats> = HashMap::new();
+        {
+            let mut lookup = tx
+                .prepare_cached(
+                    "SELECT pack_offset, pack_len, n_elements, n_ref_sites, n_syntax_errors, \
+                     n_invalid_utf8_bytes FROM blobs WHERE blob_id = ?1",
+                )
+                .map_err(db_error)?;
+            for file in &revision.files {
+                if blobs.contains_key(&file.blob_id) {
+                    continue;
+                }
+                let known = lookup
+                    .query_row(params![&file.blob_id.0[..]], |r| {
+                        Ok(BlobStats {
+                            location: Some(PackLocation {
+                                offset: r.get::<_, i64>(0)? as u64,
+                                len: r.get::<_, i64>(1)? as u64,
+                            }),
+                            n_elements: r.get::<_, i64>(2)? as u64,
+                            n_ref_sites: r.get::<_, i64>(3)? as u64,
+                            n_syntax_errors: r.get::<_, i64>(4)? as u64,
+                            n_invalid_utf8_bytes: r.get::<_, i64>(5)? as u64,
+                        })
+                    })
+                    .optional()
+                    .map_err(db_error)?;
+                if let Some(stats) = known {
+                    blobs.insert(file.blob_id, stats);
+                }
+            }
+        }
+
+        // Phase 1: parse new blobs in parallel, append them as they come.
+        let mut seen_new = std::collections::HashSet::new();
+        let new_files: Vec<_> = revision
+            .files
+            .iter()
+            .filter(|f| !blobs.contains_key(&f.blob_id) && seen_new.insert(f.blob_id))
+            .collect();
+        progress(Progress::Phase {
+            name: "parse",
+            total: new_files.len() as u64,
+        });
+        let mut skipped: Vec<(String, String)> = revision.skipped.clone();
+        let mut skipped_blobs: HashMap<BlobId, String> = HashMap::new();
+        let mut pack = PackWriter::open(&store.pack_path(), store.committed_pack_len()?)?;
+        let reader_spec = source.reader_spec();
+        let verify_hash = revision.kind == RevisionKind::WorkTree;
+        let (sender, receiver) = sync_channel::<Parsed>(64);
+        let mut n_parsed = new_files.len() as u64;
+        let write_result: Result<(), Error> = std::thread::scope(|scope| {
+            let new_files = &new_files;
+            let reader_spec = &reader_spec;
+            let pool = &pool;
+            let worker = scope.spawn(move || {
+                pool.install(|| {
+                    new_files.par_iter().try_for_each_init(
+                        || reader_spec.open(),
+                        |reader, file| {
+                            let parsed = match reader {
+                                Ok(reader) => parse_blob(reader, file, verify_hash),
+                                Err(e) => Parsed::Skipped {
+                                    blob_id: file.blob_id,
+                                    reason: e.to_string(),
+                                },
+                            };
+                            // The writer stopped (it failed): stop too.
+                            sender.send(parsed).map_err(|_| ())
+                        },
+                    )
+                })
+            });
+            let mut insert = tx
+                .prepare_cached(
+                    "INSERT INTO blobs (blob_id, pack_offset, pack_len, n_elements, n_ref_sites, \
+                     n_syntax_errors, n_invalid_utf8_bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                )
+                .map_err(db_error)?;
+            let mut result = Ok(());
+            for parsed in receiver.iter() {
+                let step = match parsed {
+                    Parsed::Facts {
+                        blob_id,
+                        payload,
+                        mut stats,
+                    } => pack.append(&blob_id, &payload).and_then(|location| {
+                        stats.location = Some(location);
+                        insert
+                            .execute(params![
+                                &blob_id.0[..],
+                                location.offset as i64,
+                                location.len as i64,
+                                stats.n_elements as i64,
+                                stats.n_ref_sites as i64,
+                                stats.n_syntax_errors as i64,
+                                stats.n_invalid_utf8_bytes as i64,
+                            ])
+                            .map_err(db_error)?;
+                        blobs.insert(blob_id, stats);
+                        Ok(())
+                    }),
+                    Parsed::Skipped { blob_id, reason } => {
+                        n_parsed -= 1;
+                        skipped_blobs.insert(blob_id, reason);
+                        Ok(())
+                    }
+                };
+                if let Err(e) = step {
+                    result = Err(e);
+                    break;
+                }
+                progress(Progress::Advance(1));
+            }
+            drop(receiver);
+            let _ = worker.join();
+            result
+        });
+        write_result?;
+        let pack_len = pack.finish()?;
+
+        // Phase 2: the revision's type universe.
+        let jdk = match self.config.jdk.take() {
+            Some(jdk) => jdk,
+            None => JdkTypes::discover()?,
+        };
+        if jdk.origin == JdkOrigin::Missing {
+            progress(Progress::NoJdk);
+        }
+        let reader = PackReader::open(&store.pack_path())?;
+        let mut files: Vec<(&str, BlobId, PackLocation)> = Vec::with_capacity(revision.files.len());
+        for file in &revision.files {
+            if let Some(reason) = skipped_blobs.get(&file.blob_id) {
+                skipped.push((file.path.clone(), reason.clone()));
+                continue;
+            }
+            let location = blobs
+                .get(&file.blob_id)
+                .and_then(|s| s.location)
+                .expect("every file's blob is parsed or skipped");
+            files.push((&file.path, file.blob_id, location));
+        }
+        let mut distinct: Vec<(BlobId, PackLocation)> = files.iter().map(|&(_, b, l)| (b, l)).collect();
+        distinct.sort_unstable_by_key(|&(b, _)| b);
+        distinct.dedup_by_key(|&mut (b, _)| b);
+        progress(Progress::Phase {
+            name: "names",
+            total: distinct.len() as u64,
+        });
+        let skeletons: Vec<FileFacts> = pool.install(|| {
+            distinct
+                .par_iter()
+                .map(|&(blob_id, location)| reader.facts(&blob_id, location).map(|f| type_skeleton(&f)))
+                .collect::<Result<_, _>>()
+        })?;
+        let mut universe = TypeUniverse::with_jdk(&jdk.binary_names);
+        universe.add_sources(skeletons.iter());
+        drop(skeletons);
+        progress(Progress::Advance(distinct.len() as u64));
+
+        // Phase 3: qualified element records, one unit per distinct result.
+        progress(Progress::Phase {
+            name: "elements",
+            total: distinct.len() as u64,
+        });
+        let (sender, receiver) = sync_channel::<Result<(BlobId, Vec<ElementRecord>), Error>>(64);
+        let mut unit_of_blob: HashMap<BlobId, i64> = HashMap::new();
+        let universe = &universe;
+        let reader = &reader;
+        let unit_result: Result<(), Error> = std::thread::scope(|scope| {
+            let distinct = &distinct;
+            let pool = &pool;
+            let worker = scope.spawn(move || {
+                pool.install(|| {
+                    distinct.par_iter().try_for_each(|&(blob_id, location)| {
+                        let records = reader.facts(&blob_id, location).map(|facts| {
+                            let qualifier = Qualifier::new(universe, &facts);
+                            element_records(&facts, &qualifier)
+                        });
+                        sender.send(records.map(|r| (blob_id, r))).map_err(|_| ())
+                    })
+                })
+            });
+            let mut result = Ok(());
+            for item in receiver.iter() {
+                let step = item.and_then(|(blob_id, records)| {
+                    let unit = store_unit(&tx, &blob_id, &records).map_err(db_error)?;
+                    unit_of_blob.insert(blob_id, unit);
+                    Ok(())
+                });
+                if let Err(e) = step {
+                    result = Err(e);
+                    break;
+                }
+                progress(Progress::Advance(1));
+            }
+            drop(receiver);
+            let _ = worker.join();
+            result
+        });
+        unit_result?;
+
+        // Phase 4: manifest and revision row, then commit.
+        let mut totals = IndexSummary {
+            revision: revision.name.clone(),
+            already_indexed: false,
+            n_files: files.len() as u64,
+            n_parsed,
+            n_elements: 0,
+            n_ref_sites: 0,
+            n_skipped: 0,
+            n_syntax_errors: 0,
+            n_invalid_utf8_files: 0,
+            seconds: 0.0,
+            store_bytes: 0,
+        };
+        tx.execute(
+            "INSERT INTO revisions (name, kind, branch, indexed_at, n_files, n_elements, n_ref_sites, \
+             n_skipped, n_syntax_errors, seconds) VALUES (?1, ?2, ?3, ?4, 0, 0, 0, 0, 0, 0)",
+            params![
+                revision.name,
+                revision.kind.as_str(),
+                revision.branch,
+                unix_now(),
+            ],
+        )
+        .map_err(db_error)?;
+        let revision_id = tx.last_insert_rowid();
+        {
+            let mut insert_file = tx
+                .prepare_cached(
+                    "INSERT INTO files (revision_id, path, blob_id, unit_id) VALUES (?1, ?2, ?3, ?4)",
+                )
+                .map_err(db_error)?;
+            for &(path, blob_id, _) in &files {
+                let stats = blobs[&blob_id];
+                totals.n_elements += stats.n_elements;
+                totals.n_ref_sites += stats.n_ref_sites;
+                totals.n_syntax_errors += stats.n_syntax_errors;
+                totals.n_invalid_utf8_files += u64::from(stats.n_invalid_utf8_bytes > 0);
+                insert_file
+                    .execute(params![revision_id, path, &blob_id.0[..], unit_of_blob[&blob_id]])
+                    .map_err(db_error)?;
+            }
+            let mut insert_skipped = tx
+                .prepare_cached(
+                    "INSERT OR REPLACE INTO skipped_files (revision_id, path, reason) VALUES (?1, ?2, ?3)",
+                )
+                .map_err(db_error)?;
+            for (path, reason) in &skipped {
+                insert_skipped
+                    .execute(params![revision_id, path, reason])
+                    .map_err(db_error)?;
+            }
+        }
+        totals.n_skipped = skipped.len() as u64;
+        totals.seconds = started.elapsed().as_secs_f64();
+        tx.execute(
+            "UPDATE revisions SET n_files = ?2, n_elements = ?3, n_ref_sites = ?4, n_skipped = ?5, \
+             n_syntax_errors = ?6, seconds = ?7 WHERE id = ?1",
+            params![
+                revision_id,
+                totals.n_files as i64,
+                totals.n_elements as i64,
+                totals.n_ref_sites as i64,
+                totals.n_skipped as i64,
+                totals.n_syntax_errors as i64,
+                totals.seconds,
+            ],
+        )
+        .map_err(db_error)?;
+        tx.execute(
+            "UPDATE meta SET value = ?1 WHERE key = 'pack_len'",
+            params![pack_len.to_string()],
+        )
+        .map_err(db_error)?;
+        tx.commit().map_err(db_error)?;
+        totals.seconds = started.elapsed().as_secs_f64();
+        totals.store_bytes = store.size_on_disk();
+        Ok(totals)
+    }
+
+    fn already_indexed(&self, revision: &Revision) -> Result<Option<IndexSummary>, Error> {
+        Ok(self.store.revision(&revision.name)?.map(|row| IndexSummary {
+            revision: row.name,
+            already_indexed: true,
+            n_files: row.n_files,
+            n_parsed: 0,
+            n_elements: row.n_elements,
+            n_ref_sites: row.n_ref_sites,
+            n_skipped: row.n_skipped,
+            n_syntax_errors: row.n_syntax_errors,
+            n_invalid_utf8_files: 0,
+            seconds: 0.0,
+            store_bytes: self.store.size_on_disk(),
+        }))
+    }
+}
+
+/// Reads and extracts one blob.
+fn parse_blob(reader: &BlobReader, file: &crate::source::SourceFile, verify_hash: bool) -> Parsed {
+    let bytes = match reader.read(file) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            return Parsed::Skipped {
+                blob_id: file.blob_id,
+                reason: format!("cannot read: {e}"),
+            };
+        }
+    };
+    if verify_hash && BlobId::of_bytes(&bytes) != file.blob_id {
+        return Parsed::Skipped {
+            blob_id: file.blob_id,
+            reason: "changed while being indexed".into(),
+        };
+    }
+    if looks_binary(&bytes) {
+        return Parsed::Skipped {
+            blob_id: file.blob_id,
+            reason: "binary content (NUL bytes)".into(),
+        };
+    }
+    let facts = extract(&bytes);
+    let stats = BlobStats {
+        location: None,
+        n_elements: facts.elements.len() as u64,
+        n_ref_sites: facts.ref_sites.len() as u64,
+        n_syntax_errors: u64::from(facts.diagnostics.n_syntax_errors),
+        n_invalid_utf8_bytes: u64::from(facts.diagnostics.n_invalid_utf8_bytes),
+    };
+    Parsed::Facts {
+        blob_id: file.blob_id,
+        payload: encode_facts(&facts),
+        stats,
+    }
+}
+
+/// Binary content: NUL bytes in text that is not UTF-8. NUL alone is not
+/// enough, since javac accepts it in Java source (fuzzing tests carry it in
+/// string literals).
+fn looks_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(BINARY_SNIFF_LEN)];
+    if !head.contains(&0) {
+        return false;
+    }
+    match std::str::from_utf8(head) {
+        Ok(_) => false,
+        // A character cut at the end of the sniffed bytes is still text.
+        Err(e) => e.error_len().is_some(),
+    }
+}
+
+/// Stores a blob's records as a unit, or finds the identical unit stored
+/// before; returns the unit id.
+fn store_unit(tx: &rusqlite::Transaction, blob_id: &BlobId, records: &[ElementRecord]) -> rusqlite::Result<i64> {
+    let digest = unit_digest(blob_id, records);
+    let existing: Option<i64> = tx
+        .prepare_cached("SELECT id FROM units WHERE digest = ?1")?
+        .query_row(params![&digest.0[..]], |r| r.get(0))
+        .optional()?;
+    if let Some(id) = existing {
+        return Ok(id);
+    }
+    tx.prepare_cached("INSERT INTO units (blob_id, digest) VALUES (?1, ?2)")?
+        .execute(params![&blob_id.0[..], &digest.0[..]])?;
+    let unit = tx.last_insert_rowid();
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO elements (unit_id, idx, element_id, kind, name, owner, params, type, parent_idx, \
+         start_line, end_line, name_line, name_col) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    )?;
+    for r in records {
+        insert.execute(params![
+            unit,
+            r.idx,
+            r.element_id,
+            r.kind.as_str(),
+            r.name,
+            r.owner,
+            r.params.join(","),
+            r.type_name,
+            r.parent_idx,
+            r.start_line,
+            r.end_line,
+            r.name_line,
+            r.name_col,
+        ])?;
+    }
+    Ok(unit)
+}
+
+/// A stable digest of a unit's content: the blob plus its qualified names.
+fn unit_digest(blob_id: &BlobId, records: &[ElementRecord]) -> BlobId {
+    let mut text = blob_id.to_string();
+    for r in records {
+        text.push('\n');
+        text.push_str(&r.element_id);
+        text.push('\t');
+        text.push_str(r.owner.as_deref().unwrap_or(""));
+        text.push('\t');
+        text.push_str(&r.type_name);
+    }
+    BlobId::of_bytes(text.as_bytes())
+}
+
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}

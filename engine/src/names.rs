@@ -1,0 +1,449 @@
+//! Type names of a revision: which types exist (the repository's and the
+//! JDK's) and how a type name written in a file qualifies, following Java's
+//! scoping rules: type variables, enclosing and inherited member types,
+//! single-type imports, the file's own package, on-demand imports, then
+//! `java.lang`.
+//!
+//! This is the part of the symbol table that declarations need: it turns
+//! `Map.Entry<K, V>` in a parameter list into `java.util.Map.Entry`, which
+//! is what element ids and the decl export are made of. A name that cannot
+//! be qualified stays as written, the way javac reports error types.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::facts::{ElementKind, FileFacts, NO_ELEMENT};
+
+/// Whether a type comes from the repository or from the JDK.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypeOrigin {
+    /// Declared in a file of the revision.
+    Source,
+    /// Read from the JDK.
+    Jdk,
+}
+
+/// One named type of the universe.
+#[derive(Debug, Clone)]
+pub struct TypeInfo {
+    /// The binary name, `p.Outer$Inner`.
+    pub binary_name: String,
+    /// Where it comes from.
+    pub origin: TypeOrigin,
+    /// Canonical names of its direct supertypes, where known.
+    pub supertypes: Vec<String>,
+}
+
+/// Every named type of a revision, by canonical name (`p.Outer.Inner`).
+#[derive(Debug, Default)]
+pub struct TypeUniverse {
+    types: HashMap<String, TypeInfo>,
+}
+
+/// Longest chain of supertypes followed when looking for inherited member
+/// types; guards against cycles in broken code.
+const MAX_INHERITANCE_DEPTH: usize = 24;
+
+impl TypeUniverse {
+    /// A universe of the JDK's types (binary names such as
+    /// `java.util.Map$Entry`).
+    pub fn with_jdk(binary_names: &[String]) -> Self {
+        let mut types = HashMap::with_capacity(binary_names.len() * 2);
+        for binary in binary_names {
+            // JDK class names never contain `$` except as the nesting
+            // separator, and anonymous or local classes (`$1`) are skipped.
+            let is_nameable = binary
+                .split('$')
+                .skip(1)
+                .all(|part| !part.starts_with(|c: char| c.is_ascii_digit()));
+            if !is_nameable {
+                continue;
+            }
+            types.insert(
+                binary.replace('$', "."),
+                TypeInfo {
+                    binary_name: binary.clone(),
+                    origin: TypeOrigin::Jdk,
+                    supertypes: Vec::new(),
+                },
+            );
+        }
+        Self { types }
+    }
+
+    /// Adds the types declared in the revision's files. Source types replace
+    /// JDK types of the same name, so the JDK's own sources index as source.
+    pub fn add_sources<'a>(&mut self, files: impl IntoIterator<Item = &'a FileFacts> + Clone) {
+        for facts in files.clone() {
+            for (index, element) in facts.elements.iter().enumerate() {
+                if let Some(canonical) = canonical_name(facts, index as u32) {
+                    self.types.insert(
+                        canonical,
+                        TypeInfo {
+                            binary_name: element.binary_name.clone(),
+                            origin: TypeOrigin::Source,
+                            supertypes: Vec::new(),
+                        },
+                    );
+                }
+            }
+        }
+        // Supertypes are qualified once every name is known, in the scope
+        // around each type and without inherited member types (which would
+        // need the supertypes being computed).
+        let mut resolved: Vec<(String, Vec<String>)> = Vec::new();
+        for facts in files {
+            let qualifier = Qualifier::with_inheritance(self, facts, false);
+            for (index, element) in facts.elements.iter().enumerate() {
+                if !element.kind.is_type() {
+                    continue;
+                }
+                let Some(canonical) = canonical_name(facts, index as u32) else {
+                    continue;
+                };
+                let scope = element.parent;
+                let supertypes = element
+                    .supertypes
+                    .iter()
+                    .filter(|s| !s.is_empty())
+                    .filter_map(|s| qualifier.resolve_type_name(scope, s))
+                    .collect();
+                resolved.push((canonical, supertypes));
+            }
+        }
+        for (canonical, supertypes) in resolved {
+            if let Some(info) = self.types.get_mut(&canonical) {
+                info.supertypes = supertypes;
+            }
+        }
+    }
+
+    /// The type with this canonical name.
+    pub fn get(&self, canonical: &str) -> Option<&TypeInfo> {
+        self.types.get(canonical)
+    }
+
+    /// Number of known types.
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    /// Whether no type is known.
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+
+    /// The canonical name of member type `name` of `owner`, declared or
+    /// inherited.
+    fn member_type(&self, owner: &str, name: &str, follow_inheritance: bool) -> Option<String> {
+        let mut seen = HashSet::new();
+        let mut queue = vec![(owner.to_string(), 0usize)];
+        while let Some((current, depth)) = queue.pop() {
+            if !seen.insert(current.clone()) {
+                continue;
+            }
+            let candidate = format!("{current}.{name}");
+            if self.types.contains_key(&candidate) {
+                return Some(candidate);
+            }
+            if !follow_inheritance || depth >= MAX_INHERITANCE_DEPTH {
+                continue;
+            }
+            if let Some(info) = self.types.get(&current) {
+                // Depth-first in declaration order: superclass first.
+                for supertype in info.supertypes.iter().rev() {
+                    queue.push((supertype.clone(), depth + 1));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The canonical name of a type element, if it has one (local and
+/// anonymous classes, and members of those, have none).
+pub fn canonical_name(facts: &FileFacts, index: u32) -> Option<String> {
+    let element = &facts.elements[index as usize];
+    if !element.kind.is_type() || element.kind == ElementKind::AnonymousClass || element.is_local {
+        return None;
+    }
+    if element.parent == NO_ELEMENT {
+        return Some(match &facts.package {
+            Some(package) => format!("{package}.{}", element.name),
+            None => element.name.clone(),
+        });
+    }
+    let outer = canonical_name(facts, element.parent)?;
+    Some(format!("{outer}.{}", element.name))
+}
+
+/// Qualifies type names written in one file.
+pub struct Qualifier<'a> {
+    universe: &'a TypeUniverse,
+    facts: &'a FileFacts,
+    follow_inheritance: bool,
+    /// Type elements by (enclosing element, simple name).
+    declared_types: HashMap<(u32, &'a str), u32>,
+}
+
+const PRIMITIVES: [&str; 9] = [
+    "boolean", "byte", "short", "char", "int", "long", "float", "double", "void",
+];
+
+/// Deepest chain of type-variable bounds followed (`<A extends B, B extends C>`).
+const MAX_BOUND_DEPTH: usize = 8;
+
+impl<'a> Qualifier<'a> {
+    /// A qualifier for the names of `facts` against `universe`.
+    pub fn new(universe: &'a TypeUniverse, facts: &'a FileFacts) -> Self {
+        Self::with_inheritance(universe, facts, true)
+    }
+
+    fn with_inheritance(universe: &'a TypeUniverse, facts: &'a FileFacts, follow_inheritance: bool) -> Self {
+        let mut declared_types = HashMap::new();
+        for (index, element) in facts.elements.iter().enumerate() {
+            if element.kind.is_type() && element.kind != ElementKind::AnonymousClass && element.parent != NO_ELEMENT {
+                declared_types
+                    .entry((element.parent, element.name.as_str()))
+                    .or_insert(index as u32);
+            }
+        }
+        Self {
+            universe,
+            facts,
+            follow_inheritance,
+            declared_types,
+        }
+    }
+
+    /// The erased, fully qualified source name of a type written as
+    /// `erased` (an erased-as-written text such as `Map.Entry[]`) inside
+    /// element `scope`: type variables become the erasure of their first
+    /// bound, unknown names stay as written.
+    pub fn qualify(&self, scope: u32, erased: &str) -> String {
+        self.qualify_bounded(scope, erased, 0)
+    }
+
+    fn qualify_bounded(&self, scope: u32, erased: &str, depth: usize) -> String {
+        let base = erased.trim_end_matches("[]");
+        let dims = &erased[base.len()..];
+        if base.is_empty() || PRIMITIVES.contains(&base) {
+            return erased.to_string();
+        }
+        if !base.contains('.') {
+            if let Some((declaring, bound)) = self.type_variable(scope, base) {
+                if depth >= MAX_BOUND_DEPTH {
+                    return format!("java.lang.Object{dims}");
+                }
+                                let erased_bound = match bound {
+                    Some(bound) => self.qualify_bounded(declaring, bound, depth + 1),
+                    None => "java.lang.Object".to_string(),
+                };
+                return format!("{erased_bound}{dims}");
+            }
+        }
+        match self.resolve_type_name(scope, base) {
+            Some(canonical) => format!("{canonical}{dims}"),
+            None => erased.to_string(),
+        }
+    }
+
+    /// The type variable `name` visible in `scope`: the element declaring
+    /// it and its first bound.
+    fn type_variable(&self, scope: u32, name: &str) -> Option<(u32, Option<&'a str>)> {
+        if scope == NO_ELEMENT {
+            return None;
+        }
+        for index in self.facts.ancestry(scope) {
+            let element = &self.facts.elements[index as usize];
+            if let Some(param) = element.type_params.iter().find(|p| p.name == name) {
+                return Some((index, param.bounds.first().map(String::as_str)));
+            }
+            // A type variable is hidden by a member type of the same name
+            // declared in a type between the use and the declaration.
+            if element.kind.is_type() && self.declared_member_type(index, name).is_some() {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Resolves a dotted or simple type name (no type arguments, no array
+    /// suffix) to a canonical name.
+    pub fn resolve_type_name(&self, scope: u32, name: &str) -> Option<String> {
+        let mut segments = name.split('.');
+        let first = segments.next()?;
+        let rest: Vec<&str> = segments.collect();
+        if let Some(mut current) = self.resolve_simple(scope, first) {
+            for segment in &rest {
+                current = self
+                    .universe
+                    .member_type(&current, segment, self.follow_inheritance)
+                    .unwrap_or_else(|| format!("{current}.{segment}"));
+            }
+            return Some(current);
+        }
+        if rest.is_empty() {
+            return None;
+        }
+        // A package-qualified name: the longest known prefix that is a type.
+        let all: Vec<&str> = std::iter::once(first).chain(rest.iter().copied()).collect();
+        for split in (1..all.len()).rev() {
+            let prefix = all[..=split].join(".");
+            if self.universe.types.contains_key(&prefix) {
+                let mut current = prefix;
+                for segment in &all[split + 1..] {
+                    current = self
+                        .universe
+                        .member_type(&current, segment, self.follow_inheritance)
+                        .unwrap_or_else(|| format!("{current}.{segment}"));
+                }
+                return Some(current);
+            }
+        }
+        None
+    }
+
+    /// A simple type name, by Java's scoping order.
+    fn resolve_simple(&self, scope: u32, name: &str) -> Option<String> {
+        // 1. Types declared in enclosing elements (members, local classes),
+        //    and member types inherited by enclosing types.
+        if scope != NO_ELEMENT {
+            for index in self.facts.ancestry(scope) {
+                if let Some(found) = self.declared_member_type(index, name) {
+                    return Some(found);
+                }
+                let element = &self.facts.elements[index as usize];
+                if element.kind.is_type() {
+                    if element.name == name && !element.is_local && element.kind != ElementKind::AnonymousClass {
+                        if let Some(canonical) = canonical_name(self.facts, index) {
+                            return Some(canonical);
+                        }
+                    }
+                    if let Some(found) = self.inherited_member_type(index, name) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        let imports = &self.facts.imports;
+        // 2. Single-type imports (and single static imports of member types).
+        for import in imports.iter().filter(|i| !i.on_demand) {
+            let simple = import.path.rsplit('.').next().unwrap_or(&import.path);
+            if simple != name {
+                continue;
+            }
+            if !import.is_static || self.universe.types.contains_key(&import.path) {
+                return Some(self.canonical_of_import(&import.path));
+            }
+        }
+        // 3. The file's own package.
+        let in_package = match &self.facts.package {
+            Some(package) => format!("{package}.{name}"),
+            None => name.to_string(),
+        };
+        if self.universe.types.contains_key(&in_package) {
+            return Some(in_package);
+        }
+        // 4. On-demand imports, of packages and of member types.
+        for import in imports.iter().filter(|i| i.on_demand) {
+            let candidate = format!("{}.{name}", import.path);
+            if self.universe.types.contains_key(&candidate) {
+                return Some(candidate);
+            }
+            if let Some(found) = self.universe.member_type(&import.path, name, self.follow_inheritance) {
+                return Some(found);
+            }
+        }
+        // 5. `java.lang`.
+        let lang = format!("java.lang.{name}");
+        if self.universe.types.contains_key(&lang) {
+            return Some(lang);
+        }
+        None
+    }
+
+    /// An import names a type by its canonical name; keep it as written
+    /// even when the type is unknown (javac reports it that way).
+    fn canonical_of_import(&self, path: &str) -> String {
+        path.to_string()
+    }
+
+    /// A type named `name` declared directly inside element `index` (a
+    /// member type, or a local class of a method body).
+    fn declared_member_type(&self, index: u32, name: &str) -> Option<String> {
+        let &child = self.declared_types.get(&(index, name))?;
+        let element = &self.facts.elements[child as usize];
+        Some(canonical_name(self.facts, child).unwrap_or_else(|| element.binary_name.clone()))
+    }
+
+    fn inherited_member_type(&self, index: u32, name: &str) -> Option<String> {
+        if !self.follow_inheritance {
+            return None;
+        }
+        match canonical_name(self.facts, index) {
+            Some(canonical) => {
+                let info = self.universe.types.get(&canonical)?;
+                info.supertypes
+                    .iter()
+                    .find_map(|s| self.universe.member_type(s, name, true))
+            }
+            None => {
+                // Local and anonymous classes: qualify their supertypes here.
+                let element = &self.facts.elements[index as usize];
+                element
+                    .supertypes
+                    .iter()
+                    .filter(|s| !s.is_empty())
+                    .filter_map(|s| {
+                        let scope = element.parent;
+                        let outer = Qualifier::with_inheritance(self.universe, self.facts, false);
+                        outer.resolve_type_name(scope, s)
+                    })
+                    .find_map(|s| self.universe.member_type(&s, name, true))
+            }
+        }
+    }
+}
+
+/// The part of a file's facts that the type universe needs: package,
+/// imports, and the type elements with the elements enclosing them (parent
+/// indices renumbered). Much smaller than the facts, so a whole revision's
+/// skeletons fit in memory at once.
+pub fn type_skeleton(facts: &FileFacts) -> FileFacts {
+    let n = facts.elements.len();
+    let mut keep = vec![false; n];
+    for (index, element) in facts.elements.iter().enumerate() {
+        if element.kind.is_type() {
+            for ancestor in facts.ancestry(index as u32) {
+                if keep[ancestor as usize] {
+                    break;
+                }
+                keep[ancestor as usize] = true;
+            }
+        }
+    }
+    let mut renumbered = vec![NO_ELEMENT; n];
+    let mut elements = Vec::new();
+    for (index, element) in facts.elements.iter().enumerate() {
+        if !keep[index] {
+            continue;
+        }
+        renumbered[index] = elements.len() as u32;
+        let mut copy = element.clone();
+        copy.parent = if element.parent == NO_ELEMENT {
+            NO_ELEMENT
+        } else {
+            renumbered[element.parent as usize]
+        };
+        copy.annotations.clear();
+        copy.params.clear();
+        copy.throws.clear();
+        elements.push(copy);
+    }
+    FileFacts {
+        package: facts.package.clone(),
+        imports: facts.imports.clone(),
+        elements,
+        ..FileFacts::default()
+    }
+}

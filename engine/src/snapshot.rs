@@ -1,0 +1,292 @@
+//! The read API: one indexed revision of a store, as the query language and
+//! the bridge see it.
+
+use rusqlite::{OptionalExtension, params};
+
+use crate::error::Error;
+use crate::facts::{Element, FileFacts};
+use crate::records::ElementRecord;
+use crate::source::{BlobId, Source};
+use crate::store::{PackLocation, PackReader, RevisionRow, Store};
+
+/// How far back HEAD's history is searched for an indexed commit.
+const HISTORY_SEARCH_LIMIT: usize = 100_000;
+
+/// One file of a revision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEntry {
+    /// Repository-relative path.
+    pub path: String,
+    /// Content id.
+    pub blob_id: BlobId,
+    /// The unit holding its qualified elements.
+    pub unit_id: i64,
+}
+
+/// An element with everything known about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ElementView {
+    /// The file it is in.
+    pub path: String,
+    /// Its qualified record.
+    pub record: ElementRecord,
+    /// Its facts as extracted (modifiers, annotations, parameter names,
+    /// javadoc, types as written).
+    pub element: Element,
+}
+
+/// A read-only view of one indexed revision.
+pub struct Snapshot<'s> {
+    store: &'s Store,
+    revision: RevisionRow,
+    pack: PackReader,
+}
+
+impl<'s> Snapshot<'s> {
+    /// A snapshot of an indexed revision.
+    pub fn new(store: &'s Store, revision: RevisionRow) -> Result<Self, Error> {
+        Ok(Self {
+            pack: store.pack_reader()?,
+            store,
+            revision,
+        })
+    }
+
+    /// Picks the revision to read: `rev` if given (a revision expression
+    /// of the repository, or an indexed revision name or prefix), else the
+    /// newest indexed commit of HEAD's first-parent history, else (plain
+    /// directories) the newest indexed revision.
+    pub fn pick_revision(store: &Store, source: Option<&Source>, rev: Option<&str>) -> Result<RevisionRow, Error> {
+        let not_indexed = |revision: &str| Error::NotIndexed {
+            store: store.dir().to_path_buf(),
+            revision: revision.to_string(),
+        };
+        match rev {
+            Some(rev) => {
+                if let Some(row) = store.revision(rev)? {
+                    return Ok(row);
+                }
+                if let Some(source @ Source::Git { .. }) = source {
+                    let commit = source.commit_id(rev)?;
+                    return store.revision(&commit)?.ok_or_else(|| not_indexed(rev));
+                }
+                store.revision_by_prefix(rev)?.ok_or_else(|| not_indexed(rev))
+            }
+            None => {
+                if let Some(source @ Source::Git { .. }) = source {
+                    for commit in source.head_history(HISTORY_SEARCH_LIMIT) {
+                        if let Some(row) = store.revision(&commit)? {
+                            return Ok(row);
+                        }
+                    }
+                    if store.revisions()?.is_empty() {
+                        return Err(Error::EmptyStore {
+                            store: store.dir().to_path_buf(),
+                        });
+                    }
+                    return Err(not_indexed("HEAD"));
+                }
+                store
+                    .revisions()?
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| Error::EmptyStore {
+                        store: store.dir().to_path_buf(),
+                    })
+            }
+        }
+    }
+
+    /// The revision this snapshot reads.
+    pub fn revision(&self) -> &RevisionRow {
+        &self.revision
+    }
+
+    fn db_error(&self, e: rusqlite::Error) -> Error {
+        Error::sqlite(&self.store.db_path(), e)
+    }
+
+    /// Every file of the revision, sorted by path.
+    pub fn files(&self) -> Result<Vec<FileEntry>, Error> {
+        let mut statement = self
+            .store
+            .db()
+            .prepare_cached(
+                "SELECT path, blob_id, unit_id FROM files WHERE revision_id = ?1 ORDER BY path",
+            )
+            .map_err(|e| self.db_error(e))?;
+        let rows = statement
+            .query_map(params![self.revision.id], file_entry)
+            .map_err(|e| self.db_error(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.db_error(e))
+    }
+
+    /// One file of the revision.
+    pub fn file(&self, path: &str) -> Result<FileEntry, Error> {
+        self.store
+            .db()
+            .prepare_cached(
+                "SELECT path, blob_id, unit_id FROM files WHERE revision_id = ?1 AND path = ?2",
+            )
+            .map_err(|e| self.db_error(e))?
+            .query_row(params![self.revision.id, path], file_entry)
+            .optional()
+            .map_err(|e| self.db_error(e))?
+            .ok_or_else(|| Error::FileNotInRevision {
+                path: path.to_string(),
+                revision: self.revision.name.clone(),
+            })
+    }
+
+    /// The facts of a file.
+    pub fn facts(&self, file: &FileEntry) -> Result<FileFacts, Error> {
+        let location = self
+            .store
+            .db()
+            .prepare_cached("SELECT pack_offset, pack_len FROM blobs WHERE blob_id = ?1")
+            .map_err(|e| self.db_error(e))?
+            .query_row(params![&file.blob_id.0[..]], |r| {
+                Ok(PackLocation {
+                    offset: r.get::<_, i64>(0)? as u64,
+                    len: r.get::<_, i64>(1)? as u64,
+                })
+            })
+            .optional()
+            .map_err(|e| self.db_error(e))?
+            .ok_or_else(|| Error::Corrupt {
+                path: self.store.dir().to_path_buf(),
+                message: format!("no facts for blob {} of {}", file.blob_id, file.path),
+            })?;
+        self.pack.facts(&file.blob_id, location)
+    }
+
+    /// The qualified element records of a file, by element index.
+    pub fn records(&self, file: &FileEntry) -> Result<Vec<ElementRecord>, Error> {
+        let mut statement = self
+            .store
+            .db()
+            .prepare_cached(
+                "SELECT idx, element_id, kind, name, owner, params, type, parent_idx, start_line, \
+                 end_line, name_line, name_col FROM elements WHERE unit_id = ?1 ORDER BY idx",
+            )
+            .map_err(|e| self.db_error(e))?;
+        let rows = statement
+            .query_map(params![file.unit_id], |r| {
+                let kind: String = r.get(2)?;
+                let params_text: String = r.get(5)?;
+                Ok(ElementRecord {
+                    idx: r.get(0)?,
+                    element_id: r.get(1)?,
+                    kind: parse_kind(&kind),
+                    name: r.get(3)?,
+                    owner: r.get(4)?,
+                    params: split_params(&params_text),
+                    type_name: r.get(6)?,
+                    parent_idx: r.get(7)?,
+                    start_line: r.get(8)?,
+                    end_line: r.get(9)?,
+                    name_line: r.get(10)?,
+                    name_col: r.get(11)?,
+                })
+            })
+            .map_err(|e| self.db_error(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.db_error(e))
+    }
+
+    /// The elements owning lines `start..=end` of a file: the innermost
+    /// element of each line (several for a line of several fields). An
+    /// enclosing element whose own header lies in the range stands for its
+    /// members instead; one hit only through blank or closing lines
+    /// between its members is left out.
+    pub fn elements_at(&self, path: &str, start: u32, end: u32) -> Result<Vec<ElementView>, Error> {
+        let file = self.file(path)?;
+        let facts = self.facts(&file)?;
+        let records = self.records(&file)?;
+        let mut owners: Vec<u32> = Vec::new();
+        for line in start..=end.min(facts.n_lines.max(start)) {
+            for &owner in facts.owners_of_line(line) {
+                if !owners.contains(&owner) {
+                    owners.push(owner);
+                }
+            }
+        }
+        owners.sort_unstable();
+        let is_strict_ancestor = |a: u32, b: u32| a != b && facts.ancestry(b).any(|x| x == a);
+        // Enclosing elements (outermost first) either absorb their members
+        // or drop out.
+        let mut kept: Vec<u32> = owners.clone();
+        for &candidate in &owners {
+            if !kept.contains(&candidate) {
+                continue;
+            }
+            let has_member = kept.iter().any(|&other| is_strict_ancestor(candidate, other));
+            if !has_member {
+                continue;
+            }
+            let header_line = facts.elements[candidate as usize].name_pos.line;
+            if (start..=end).contains(&header_line) {
+                kept.retain(|&other| !is_strict_ancestor(candidate, other));
+            } else {
+                kept.retain(|&other| other != candidate);
+            }
+        }
+        Ok(kept
+            .into_iter()
+            .filter_map(|index| {
+                let record = records.get(index as usize)?.clone();
+                Some(ElementView {
+                    path: path.to_string(),
+                    record,
+                    element: facts.elements[index as usize].clone(),
+                })
+            })
+            .collect())
+    }
+}
+
+fn file_entry(r: &rusqlite::Row) -> rusqlite::Result<FileEntry> {
+    let blob: Vec<u8> = r.get(1)?;
+    let mut id = [0u8; 20];
+    if blob.len() == 20 {
+        id.copy_from_slice(&blob);
+    }
+    Ok(FileEntry {
+        path: r.get(0)?,
+        blob_id: BlobId(id),
+        unit_id: r.get(2)?,
+    })
+}
+
+fn split_params(text: &str) -> Vec<String> {
+    if text.is_empty() {
+        Vec::new()
+    } else {
+        // Lambda parameters without declared types are stored as empty
+        // strings, so a parameter list may hold empty entries.
+        text.split(',').map(str::to_string).collect()
+    }
+}
+
+fn parse_kind(text: &str) -> crate::facts::ElementKind {
+    use crate::facts::ElementKind as K;
+    [
+        K::Class,
+        K::Interface,
+        K::Enum,
+        K::Record,
+        K::AnnotationType,
+        K::AnonymousClass,
+        K::Method,
+        K::AnnotationElement,
+        K::Constructor,
+        K::Field,
+        K::RecordComponent,
+        K::EnumConstant,
+        K::InstanceInitializer,
+        K::StaticInitializer,
+        K::Lambda,
+    ]
+    .into_iter()
+    .find(|k| k.as_str() == text)
+    .unwrap_or(K::Class)
+}

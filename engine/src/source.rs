@@ -1,0 +1,464 @@
+//! Where Java files come from: a git revision read in-process, or a plain
+//! directory on disk. Both yield `(path, blob id)` pairs; a directory's
+//! files are hashed the way git hashes blobs, so the same content has the
+//! same id everywhere and its facts are shared.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+
+/// A git blob id (SHA-1 of `blob <len>\0<bytes>`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlobId(pub [u8; 20]);
+
+impl BlobId {
+    /// The id git gives these bytes.
+    pub fn of_bytes(bytes: &[u8]) -> Self {
+        let oid = git2::Oid::hash_object(git2::ObjectType::Blob, bytes)
+            .expect("hashing a buffer cannot fail");
+        Self::from_oid(oid)
+    }
+
+    fn from_oid(oid: git2::Oid) -> Self {
+        let mut id = [0u8; 20];
+        id.copy_from_slice(oid.as_bytes());
+        Self(id)
+    }
+
+    /// Parses 40 hex digits.
+    pub fn from_hex(hex: &str) -> Option<Self> {
+        git2::Oid::from_str(hex).ok().map(Self::from_oid)
+    }
+}
+
+impl fmt::Display for BlobId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for byte in self.0 {
+            write!(f, "{byte:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for BlobId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "BlobId({self})")
+    }
+}
+
+/// One Java file of a revision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// Repository-relative path with `/` separators.
+    pub path: String,
+    /// The content's blob id.
+    pub blob_id: BlobId,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// What a revision is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RevisionKind {
+    /// A git commit.
+    Commit,
+    /// The files of a directory on disk at one moment.
+    WorkTree,
+}
+
+impl RevisionKind {
+    /// The name stored in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Commit => "commit",
+            Self::WorkTree => "worktree",
+        }
+    }
+}
+
+/// A revision to index: its name and its Java files.
+#[derive(Debug, Clone)]
+pub struct Revision {
+    /// The commit id, or `worktree:<digest of the manifest>` for a
+    /// directory, so identical content is recognised as already indexed.
+    pub name: String,
+    /// What the revision is.
+    pub kind: RevisionKind,
+    /// The branch HEAD pointed at, when the revision was resolved from it.
+    pub branch: Option<String>,
+    /// The Java files, sorted by path.
+    pub files: Vec<SourceFile>,
+    /// Files left out, with why.
+    pub skipped: Vec<(String, String)>,
+}
+
+/// Where sources are read from.
+pub enum Source {
+    /// A git repository.
+    Git {
+        /// The work tree (or the git directory of a bare repository).
+        root: PathBuf,
+        /// The `.git` directory.
+        git_dir: PathBuf,
+        /// The opened repository.
+        repo: git2::Repository,
+    },
+    /// A plain directory.
+    Directory {
+        /// The directory.
+        root: PathBuf,
+    },
+}
+
+impl fmt::Debug for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Git { root, .. } => write!(f, "Source::Git({})", root.display()),
+            Self::Directory { root } => write!(f, "Source::Directory({})", root.display()),
+        }
+    }
+}
+
+/// Limits applied when collecting files.
+#[derive(Debug, Clone)]
+pub struct SourceLimits {
+    /// Files larger than this are skipped (and counted).
+    pub max_file_bytes: u64,
+}
+
+impl Default for SourceLimits {
+    fn default() -> Self {
+        Self {
+            max_file_bytes: 8 << 20,
+        }
+    }
+}
+
+impl Source {
+    /// Opens `path`: the git repository containing it, or else the plain
+    /// directory.
+    pub fn open(path: &Path) -> Result<Self, Error> {
+        if !path.exists() {
+            return Err(Error::NotASource {
+                path: path.to_path_buf(),
+            });
+        }
+        match git2::Repository::discover(path) {
+            Ok(repo) => {
+                let git_dir = repo.path().to_path_buf();
+                let root = repo
+                    .workdir()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| git_dir.clone());
+                Ok(Self::Git {
+                    root,
+                    git_dir,
+                    repo,
+                })
+            }
+            Err(_) if path.is_dir() => Ok(Self::Directory {
+                root: std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?,
+            }),
+            Err(_) => Err(Error::NotASource {
+                path: path.to_path_buf(),
+            }),
+        }
+    }
+
+    /// The top directory paths are relative to.
+    pub fn root(&self) -> &Path {
+        match self {
+            Self::Git { root, .. } | Self::Directory { root } => root,
+        }
+    }
+
+    /// Where the store lives by default: inside `.git` for a repository,
+    /// `.refscope` in a plain directory.
+    pub fn default_store_dir(&self) -> PathBuf {
+        match self {
+            Self::Git { git_dir, .. } => git_dir.join("refscope"),
+            Self::Directory { root } => root.join(".refscope"),
+        }
+    }
+
+    /// The files of a revision: `rev` in git (HEAD by default), or the
+    /// directory's files on disk.
+    pub fn resolve_revision(&self, rev: Option<&str>, limits: &SourceLimits) -> Result<Revision, Error> {
+        match self {
+            Self::Git { repo, root, .. } => git_revision(repo, root, rev, limits),
+            Self::Directory { root } => {
+                if let Some(_rev) = rev {
+                    return Err(Error::RevisionOnDirectory { path: root.clone() });
+                }
+                directory_revision(root, limits)
+            }
+        }
+    }
+
+    /// The commit ids of HEAD's first-parent history, newest first, at most
+    /// `limit` of them (used to find the newest indexed revision of the
+    /// current branch).
+    pub fn head_history(&self, limit: usize) -> Vec<String> {
+        let Self::Git { repo, .. } = self else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let Ok(mut commit) = repo.head().and_then(|h| h.peel_to_commit()) else {
+            return out;
+        };
+        while out.len() < limit {
+            out.push(commit.id().to_string());
+            match commit.parent(0) {
+                Ok(parent) => commit = parent,
+                Err(_) => break,
+            }
+        }
+        out
+    }
+
+    /// Resolves a revision expression to a commit id without listing files.
+    pub fn commit_id(&self, rev: &str) -> Result<String, Error> {
+        match self {
+            Self::Git { repo, root, .. } => repo
+                .revparse_single(rev)
+                .and_then(|o| o.peel_to_commit())
+                .map(|c| c.id().to_string())
+                .map_err(|_| Error::RevisionNotFound {
+                    repo: root.clone(),
+                    revision: rev.to_string(),
+                }),
+            Self::Directory { root } => Err(Error::RevisionOnDirectory { path: root.clone() }),
+        }
+    }
+
+    /// Where workers open their own readers of file contents.
+    pub fn reader_spec(&self) -> ReaderSpec {
+        match self {
+            Self::Git { git_dir, .. } => ReaderSpec::Git(git_dir.clone()),
+            Self::Directory { root } => ReaderSpec::Directory(root.clone()),
+        }
+    }
+}
+
+/// What a worker thread needs to open its own [`BlobReader`]; unlike a git
+/// repository handle it can be shared between threads.
+#[derive(Debug, Clone)]
+pub enum ReaderSpec {
+    /// A git directory.
+    Git(PathBuf),
+    /// A plain directory.
+    Directory(PathBuf),
+}
+
+impl ReaderSpec {
+    /// Opens a reader for the calling thread.
+    pub fn open(&self) -> Result<BlobReader, Error> {
+        match self {
+            Self::Git(git_dir) => git2::Repository::open(git_dir)
+                .map(BlobReader::Git)
+                .map_err(|e| Error::Git {
+                    repo: git_dir.clone(),
+                    message: e.message().to_string(),
+                }),
+            Self::Directory(root) => Ok(BlobReader::Directory(root.clone())),
+        }
+    }
+}
+
+/// Reads file contents of a revision.
+pub enum BlobReader {
+    /// From the git object database.
+    Git(git2::Repository),
+    /// From the directory on disk.
+    Directory(PathBuf),
+}
+
+impl BlobReader {
+    /// The bytes of blob `blob_id`, which revision `path` held. For a
+    /// directory the file is read from disk and must still have that
+    /// content.
+    pub fn read_blob(&self, path: &str, blob_id: &BlobId) -> Result<Vec<u8>, Error> {
+        let file = SourceFile {
+            path: path.to_string(),
+            blob_id: *blob_id,
+            size: 0,
+        };
+        let bytes = self.read(&file)?;
+        if matches!(self, Self::Directory(_)) && BlobId::of_bytes(&bytes) != *blob_id {
+            return Err(Error::FileChanged {
+                path: path.to_string(),
+            });
+        }
+        Ok(bytes)
+    }
+
+    /// The bytes of a file. For a directory the file is read again and must
+    /// still have the same content.
+    pub fn read(&self, file: &SourceFile) -> Result<Vec<u8>, Error> {
+        match self {
+            Self::Git(repo) => {
+                let oid = git2::Oid::from_bytes(&file.blob_id.0).expect("20-byte id");
+                let blob = repo.find_blob(oid).map_err(|e| Error::Git {
+                    repo: repo.path().to_path_buf(),
+                    message: format!("{}: {}", file.path, e.message()),
+                })?;
+                Ok(blob.content().to_vec())
+            }
+            Self::Directory(root) => {
+                let path = root.join(&file.path);
+                std::fs::read(&path).map_err(|e| Error::io(&path, e))
+            }
+        }
+    }
+}
+
+fn is_java_path(path: &str) -> bool {
+    path.ends_with(".java")
+}
+
+fn git_revision(repo: &git2::Repository, root: &Path, rev: Option<&str>, limits: &SourceLimits) -> Result<Revision, Error> {
+    let not_found = |revision: &str| Error::RevisionNotFound {
+        repo: root.to_path_buf(),
+        revision: revision.to_string(),
+    };
+    let git_error = |e: git2::Error| Error::Git {
+        repo: root.to_path_buf(),
+        message: e.message().to_string(),
+    };
+    let (commit, branch) = match rev {
+        Some(rev) => {
+            let commit = repo
+                .revparse_single(rev)
+                .and_then(|o| o.peel_to_commit())
+                .map_err(|_| not_found(rev))?;
+            (commit, None)
+        }
+        None => {
+            let head = repo.head().map_err(|_| not_found("HEAD"))?;
+            let branch = head.shorthand().ok().filter(|_| head.is_branch()).map(str::to_string);
+            (head.peel_to_commit().map_err(|_| not_found("HEAD"))?, branch)
+        }
+    };
+    let tree = commit.tree().map_err(git_error)?;
+    let odb = repo.odb().map_err(git_error)?;
+    let mut files = Vec::new();
+    let mut skipped = Vec::new();
+    tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+        let Ok(name) = entry.name() else {
+            return git2::TreeWalkResult::Ok;
+        };
+        if entry.kind() != Some(git2::ObjectType::Blob) || !is_java_path(name) {
+            return git2::TreeWalkResult::Ok;
+        }
+        let path = format!("{dir}{name}");
+        // A symlink's blob holds its target, not Java source.
+        if entry.filemode() == 0o120000 {
+            skipped.push((path, "symbolic link".to_string()));
+            return git2::TreeWalkResult::Ok;
+        }
+        let size = odb.read_header(entry.id()).map(|(len, _)| len as u64).unwrap_or(0);
+        if size > limits.max_file_bytes {
+            skipped.push((path, format!("larger than {} bytes", limits.max_file_bytes)));
+            return git2::TreeWalkResult::Ok;
+        }
+        files.push(SourceFile {
+            path,
+            blob_id: BlobId::from_oid(entry.id()),
+            size,
+        });
+        git2::TreeWalkResult::Ok
+    })
+    .map_err(git_error)?;
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(Revision {
+        name: commit.id().to_string(),
+        kind: RevisionKind::Commit,
+        branch,
+        files,
+        skipped,
+    })
+}
+
+fn directory_revision(root: &Path, limits: &SourceLimits) -> Result<Revision, Error> {
+    let mut files = Vec::new();
+    let mut skipped = Vec::new();
+    // Directories already entered, by canonical path: a symlink loop is
+    // entered once.
+    let mut visited: HashSet<PathBuf> = HashSet::new();
+    let mut pending: Vec<(PathBuf, String)> = vec![(root.to_path_buf(), String::new())];
+    while let Some((dir, prefix)) = pending.pop() {
+        let canonical = std::fs::canonicalize(&dir).map_err(|e| Error::io(&dir, e))?;
+        if !visited.insert(canonical) {
+            skipped.push((prefix.trim_end_matches('/').to_string(), "directory already visited (symlink loop)".into()));
+            continue;
+        }
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) => {
+                skipped.push((prefix.clone(), format!("cannot read directory: {e}")));
+                continue;
+            }
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name == ".git" || name == ".refscope" {
+                continue;
+            }
+            let path = entry.path();
+            let rel = format!("{prefix}{name}");
+            let Ok(metadata) = std::fs::metadata(&path) else {
+                skipped.push((rel, "dangling symbolic link".into()));
+                continue;
+            };
+            if metadata.is_dir() {
+                pending.push((path, format!("{rel}/")));
+            } else if metadata.is_file() && is_java_path(&name) {
+                if metadata.len() > limits.max_file_bytes {
+                    skipped.push((rel, format!("larger than {} bytes", limits.max_file_bytes)));
+                    continue;
+                }
+                files.push((rel, path, metadata.len()));
+            }
+        }
+    }
+    let mut hashed: Vec<SourceFile> = Vec::with_capacity(files.len());
+    {
+        use rayon::prelude::*;
+        let results: Vec<Result<SourceFile, (String, String)>> = files
+            .into_par_iter()
+            .map(|(rel, path, size)| match std::fs::read(&path) {
+                Ok(bytes) => Ok(SourceFile {
+                    path: rel,
+                    blob_id: BlobId::of_bytes(&bytes),
+                    size,
+                }),
+                Err(e) => Err((rel, format!("cannot read: {e}"))),
+            })
+            .collect();
+        for result in results {
+            match result {
+                Ok(file) => hashed.push(file),
+                Err(skip) => skipped.push(skip),
+            }
+        }
+    }
+    hashed.sort_by(|a, b| a.path.cmp(&b.path));
+    skipped.sort();
+    let mut manifest = String::new();
+    for file in &hashed {
+        manifest.push_str(&file.path);
+        manifest.push('\0');
+        manifest.push_str(&file.blob_id.to_string());
+        manifest.push('\n');
+    }
+    let digest = BlobId::of_bytes(manifest.as_bytes());
+    Ok(Revision {
+        name: format!("worktree:{digest}"),
+        kind: RevisionKind::WorkTree,
+        branch: None,
+        files: hashed,
+        skipped,
+    })
+}

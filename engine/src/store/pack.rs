@@ -1,0 +1,219 @@
+//! The blob pack: an append-only file of per-file facts, content-addressed
+//! by git blob id, read through a memory map and validated on every read.
+//!
+//! Record layout (little-endian), each record starting at a multiple of 16:
+//!
+//! | bytes | what |
+//! | --- | --- |
+//! | 4 | magic `RSF1` |
+//! | 4 | payload length |
+//! | 4 | CRC-32 of the payload |
+//! | 4 | reserved, zero |
+//! | 20 | git blob id |
+//! | 12 | padding to 48 |
+//! | n | payload: [`FileFacts`] archived with rkyv |
+//! | 0–15 | padding to the next multiple of 16 |
+//!
+//! Offsets and lengths live in SQLite; bytes past the last committed record
+//! (left by a run that died before committing) are cut off by the next
+//! writer.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+use rkyv::rancor;
+
+use crate::error::Error;
+use crate::facts::{ArchivedFileFacts, FileFacts};
+use crate::source::BlobId;
+
+const MAGIC: &[u8; 4] = b"RSF1";
+const HEADER_LEN: u64 = 48;
+const ALIGN: u64 = 16;
+
+/// Where a record is in the pack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PackLocation {
+    /// Offset of the record header.
+    pub offset: u64,
+    /// Length of the payload.
+    pub len: u64,
+}
+
+/// Serializes facts into an aligned payload.
+pub fn encode_facts(facts: &FileFacts) -> rkyv::util::AlignedVec {
+    rkyv::to_bytes::<rancor::Error>(facts).expect("facts serialize: they hold only plain data")
+}
+
+/// Appends records to the pack.
+pub struct PackWriter {
+    path: PathBuf,
+    out: BufWriter<File>,
+    position: u64,
+}
+
+impl PackWriter {
+    /// Opens the pack for appending at `committed_len`, cutting off anything
+    /// after it.
+    pub fn open(path: &Path, committed_len: u64) -> Result<Self, Error> {
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        let actual = file.metadata().map_err(|e| Error::io(path, e))?.len();
+        if actual < committed_len {
+            return Err(Error::Corrupt {
+                path: path.parent().unwrap_or(path).to_path_buf(),
+                message: format!(
+                    "blob pack is {actual} bytes but the database references {committed_len}"
+                ),
+            });
+        }
+        if actual > committed_len {
+            file.set_len(committed_len).map_err(|e| Error::io(path, e))?;
+        }
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        out.seek(SeekFrom::Start(committed_len))
+            .map_err(|e| Error::io(path, e))?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            out,
+            position: committed_len,
+        })
+    }
+
+    /// Appends one record and returns where it is.
+    pub fn append(&mut self, blob_id: &BlobId, payload: &[u8]) -> Result<PackLocation, Error> {
+        let offset = self.position;
+        debug_assert_eq!(offset % ALIGN, 0);
+        let mut header = [0u8; HEADER_LEN as usize];
+        header[0..4].copy_from_slice(MAGIC);
+        header[4..8].copy_from_slice(&(payload.len() as u32).to_le_bytes());
+        header[8..12].copy_from_slice(&crc32fast::hash(payload).to_le_bytes());
+        header[16..36].copy_from_slice(&blob_id.0);
+        let padding = (ALIGN - (payload.len() as u64 % ALIGN)) % ALIGN;
+        let io = |e| Error::io(&self.path, e);
+        self.out.write_all(&header).map_err(io)?;
+        self.out.write_all(payload).map_err(io)?;
+        self.out
+            .write_all(&[0u8; ALIGN as usize][..padding as usize])
+            .map_err(io)?;
+        self.position += HEADER_LEN + payload.len() as u64 + padding;
+        Ok(PackLocation {
+            offset,
+            len: payload.len() as u64,
+        })
+    }
+
+    /// Flushes and syncs everything appended; returns the new length.
+    pub fn finish(mut self) -> Result<u64, Error> {
+        self.out.flush().map_err(|e| Error::io(&self.path, e))?;
+        self.out
+            .get_ref()
+            .sync_data()
+            .map_err(|e| Error::io(&self.path, e))?;
+        Ok(self.position)
+    }
+}
+
+/// A read-only view of the pack.
+pub struct PackReader {
+    path: PathBuf,
+    bytes: PackBytes,
+}
+
+enum PackBytes {
+    Mapped(Mmap),
+    /// Fallback where mapping fails (some network file systems); the
+    /// buffer is 16-aligned like a map would be.
+    Read(rkyv::util::AlignedVec),
+}
+
+impl PackReader {
+    /// Maps the pack file.
+    pub fn open(path: &Path) -> Result<Self, Error> {
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Self {
+                    path: path.to_path_buf(),
+                    bytes: PackBytes::Read(rkyv::util::AlignedVec::new()),
+                });
+            }
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        // SAFETY: the pack is append-only while any reader may have it
+        // mapped: writers only append, and the one truncation (of bytes no
+        // committed record references) happens under the store's write
+        // lock, beyond every offset a reader can have read from the
+        // database. Every read below is bounds-checked against the map and
+        // validated (CRC and rkyv's bytecheck) before use, so a file changed
+        // behind our back yields an error, not undefined behaviour of our
+        // own making.
+        let bytes = match unsafe { Mmap::map(&file) } {
+            Ok(map) => PackBytes::Mapped(map),
+            Err(_) => {
+                let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+                let mut aligned = rkyv::util::AlignedVec::with_capacity(data.len());
+                aligned.extend_from_slice(&data);
+                PackBytes::Read(aligned)
+            }
+        };
+        Ok(Self {
+            path: path.to_path_buf(),
+            bytes,
+        })
+    }
+
+    fn data(&self) -> &[u8] {
+        match &self.bytes {
+            PackBytes::Mapped(map) => map,
+            PackBytes::Read(vec) => vec,
+        }
+    }
+
+    /// The validated archived facts of a record.
+    pub fn archived(&self, blob_id: &BlobId, at: PackLocation) -> Result<&ArchivedFileFacts, Error> {
+        let data = self.data();
+        let corrupt = |message: String| Error::Corrupt {
+            path: self.path.parent().unwrap_or(&self.path).to_path_buf(),
+            message,
+        };
+        let start = at.offset as usize;
+        let payload_start = start + HEADER_LEN as usize;
+        let payload_end = payload_start + at.len as usize;
+        if payload_end > data.len() || start % ALIGN as usize != 0 {
+            return Err(corrupt(format!(
+                "record of blob {blob_id} at offset {start} lies outside the blob pack"
+            )));
+        }
+        let header = &data[start..payload_start];
+        let payload = &data[payload_start..payload_end];
+        let stored_len = u32::from_le_bytes(header[4..8].try_into().expect("4 bytes")) as u64;
+        let stored_crc = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
+        if &header[0..4] != MAGIC || stored_len != at.len || header[16..36] != blob_id.0 {
+            return Err(corrupt(format!(
+                "record header of blob {blob_id} at offset {start} does not match"
+            )));
+        }
+        if crc32fast::hash(payload) != stored_crc {
+            return Err(corrupt(format!(
+                "record of blob {blob_id} at offset {start} fails its checksum"
+            )));
+        }
+        rkyv::access::<ArchivedFileFacts, rancor::Error>(payload)
+            .map_err(|e| corrupt(format!("record of blob {blob_id} does not validate: {e}")))
+    }
+
+    /// The facts of a record, deserialized.
+    pub fn facts(&self, blob_id: &BlobId, at: PackLocation) -> Result<FileFacts, Error> {
+        let archived = self.archived(blob_id, at)?;
+        Ok(rkyv::deserialize::<FileFacts, rancor::Error>(archived)
+            .expect("validated archives deserialize"))
+    }
+}

@@ -1,0 +1,79 @@
+-- refscope store, format version 1.
+--
+-- A revision becomes visible when its row in `revisions` commits, in the
+-- same transaction as its `files` rows, so readers never see half of one.
+
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- Per-file facts in the blob pack, by git blob id.
+CREATE TABLE IF NOT EXISTS blobs (
+    blob_id              BLOB PRIMARY KEY,
+    pack_offset          INTEGER NOT NULL,
+    pack_len             INTEGER NOT NULL,
+    n_elements           INTEGER NOT NULL,
+    n_ref_sites          INTEGER NOT NULL,
+    n_syntax_errors      INTEGER NOT NULL,
+    n_invalid_utf8_bytes INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- A blob's elements with their names qualified in one revision's context.
+-- Revisions whose context qualifies a blob the same way share the unit.
+CREATE TABLE IF NOT EXISTS units (
+    id      INTEGER PRIMARY KEY,
+    blob_id BLOB NOT NULL,
+    digest  BLOB NOT NULL UNIQUE
+);
+
+CREATE TABLE IF NOT EXISTS revisions (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE,
+    kind        TEXT NOT NULL,
+    branch      TEXT,
+    indexed_at  INTEGER NOT NULL,
+    n_files     INTEGER NOT NULL,
+    n_elements  INTEGER NOT NULL,
+    n_ref_sites INTEGER NOT NULL,
+    n_skipped   INTEGER NOT NULL,
+    n_syntax_errors INTEGER NOT NULL,
+    seconds     REAL NOT NULL
+);
+
+-- The path → blob manifest of each revision.
+CREATE TABLE IF NOT EXISTS files (
+    revision_id INTEGER NOT NULL,
+    path        TEXT NOT NULL,
+    blob_id     BLOB NOT NULL,
+    unit_id     INTEGER NOT NULL,
+    PRIMARY KEY (revision_id, path)
+) WITHOUT ROWID;
+
+-- Files of a revision that were not indexed, with why.
+CREATE TABLE IF NOT EXISTS skipped_files (
+    revision_id INTEGER NOT NULL,
+    path        TEXT NOT NULL,
+    reason      TEXT NOT NULL,
+    PRIMARY KEY (revision_id, path)
+) WITHOUT ROWID;
+
+-- Elements of a unit: `idx` is the element's index in the blob's facts.
+CREATE TABLE IF NOT EXISTS elements (
+    unit_id    INTEGER NOT NULL,
+    idx        INTEGER NOT NULL,
+    element_id TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    owner      TEXT,
+    params     TEXT NOT NULL,
+    type       TEXT NOT NULL,
+    parent_idx INTEGER,
+    start_line INTEGER NOT NULL,
+    end_line   INTEGER NOT NULL,
+    name_line  INTEGER NOT NULL,
+    name_col   INTEGER NOT NULL,
+    PRIMARY KEY (unit_id, idx)
+) WITHOUT ROWID;
+
+CREATE INDEX IF NOT EXISTS elements_by_id ON elements (element_id);
