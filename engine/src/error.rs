@@ -102,7 +102,9 @@ pub enum Error {
     },
 
     /// A file is not part of the indexed revision.
-    #[error("{path} is not a file of revision {revision}; give a repository-relative path of an indexed .java file")]
+    #[error(
+        "{path} is not a file of revision {revision}; give a repository-relative path of an indexed .java file"
+    )]
     FileNotInRevision {
         /// The path asked for.
         path: String,

@@ -125,7 +125,12 @@ impl<'s> Indexer<'s> {
     }
 
     /// Indexes one revision of `source`.
-    pub fn index(&mut self, source: &Source, revision: &Revision, progress: &mut dyn FnMut(Progress)) -> Result<IndexSummary, Error> {
+    pub fn index(
+        &mut self,
+        source: &Source,
+        revision: &Revision,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<IndexSummary, Error> {
         let started = Instant::now();
         if let Some(summary) = self.already_indexed(revision)? {
             return Ok(summary);
@@ -291,7 +296,8 @@ impl<'s> Indexer<'s> {
                 .expect("every file's blob is parsed or skipped");
             files.push((&file.path, file.blob_id, location));
         }
-        let mut distinct: Vec<(BlobId, PackLocation)> = files.iter().map(|&(_, b, l)| (b, l)).collect();
+        let mut distinct: Vec<(BlobId, PackLocation)> =
+            files.iter().map(|&(_, b, l)| (b, l)).collect();
         distinct.sort_unstable_by_key(|&(b, _)| b);
         distinct.dedup_by_key(|&mut (b, _)| b);
         progress(Progress::Phase {
@@ -301,7 +307,9 @@ impl<'s> Indexer<'s> {
         let skeletons: Vec<FileFacts> = pool.install(|| {
             distinct
                 .par_iter()
-                .map(|&(blob_id, location)| reader.facts(&blob_id, location).map(|f| type_skeleton(&f)))
+                .map(|&(blob_id, location)| {
+                    reader.facts(&blob_id, location).map(|f| type_skeleton(&f))
+                })
                 .collect::<Result<_, _>>()
         })?;
         let mut universe = TypeUniverse::with_jdk(&jdk.binary_names);
@@ -390,7 +398,12 @@ impl<'s> Indexer<'s> {
                 totals.n_syntax_errors += stats.n_syntax_errors;
                 totals.n_invalid_utf8_files += u64::from(stats.n_invalid_utf8_bytes > 0);
                 insert_file
-                    .execute(params![revision_id, path, &blob_id.0[..], unit_of_blob[&blob_id]])
+                    .execute(params![
+                        revision_id,
+                        path,
+                        &blob_id.0[..],
+                        unit_of_blob[&blob_id]
+                    ])
                     .map_err(db_error)?;
             }
             let mut insert_skipped = tx
@@ -432,19 +445,22 @@ impl<'s> Indexer<'s> {
     }
 
     fn already_indexed(&self, revision: &Revision) -> Result<Option<IndexSummary>, Error> {
-        Ok(self.store.revision(&revision.name)?.map(|row| IndexSummary {
-            revision: row.name,
-            already_indexed: true,
-            n_files: row.n_files,
-            n_parsed: 0,
-            n_elements: row.n_elements,
-            n_ref_sites: row.n_ref_sites,
-            n_skipped: row.n_skipped,
-            n_syntax_errors: row.n_syntax_errors,
-            n_invalid_utf8_files: 0,
-            seconds: 0.0,
-            store_bytes: self.store.size_on_disk(),
-        }))
+        Ok(self
+            .store
+            .revision(&revision.name)?
+            .map(|row| IndexSummary {
+                revision: row.name,
+                already_indexed: true,
+                n_files: row.n_files,
+                n_parsed: 0,
+                n_elements: row.n_elements,
+                n_ref_sites: row.n_ref_sites,
+                n_skipped: row.n_skipped,
+                n_syntax_errors: row.n_syntax_errors,
+                n_invalid_utf8_files: 0,
+                seconds: 0.0,
+                store_bytes: self.store.size_on_disk(),
+            }))
     }
 }
 
@@ -503,7 +519,11 @@ fn looks_binary(bytes: &[u8]) -> bool {
 
 /// Stores a blob's records as a unit, or finds the identical unit stored
 /// before; returns the unit id.
-fn store_unit(tx: &rusqlite::Transaction, blob_id: &BlobId, records: &[ElementRecord]) -> rusqlite::Result<i64> {
+fn store_unit(
+    tx: &rusqlite::Transaction,
+    blob_id: &BlobId,
+    records: &[ElementRecord],
+) -> rusqlite::Result<i64> {
     let digest = unit_digest(blob_id, records);
     let existing: Option<i64> = tx
         .prepare_cached("SELECT id FROM units WHERE digest = ?1")?

@@ -97,7 +97,13 @@ impl JdkTypes {
 /// Reads the entry names under `prefix` ending in `suffix` of a zip archive
 /// that starts `skip` bytes into the file (a jmod has a 4-byte header), as
 /// dotted binary names.
-fn read_archive_names(path: &Path, skip: u64, prefix: &str, suffix: &str, out: &mut Vec<String>) -> Result<(), Error> {
+fn read_archive_names(
+    path: &Path,
+    skip: u64,
+    prefix: &str,
+    suffix: &str,
+    out: &mut Vec<String>,
+) -> Result<(), Error> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     let reader = OffsetReader::new(BufReader::new(file), skip).map_err(|e| Error::io(path, e))?;
     let archive = zip::ZipArchive::new(reader).map_err(|e| Error::Jdk {

@@ -198,10 +198,17 @@ impl<'a> Qualifier<'a> {
         Self::with_inheritance(universe, facts, true)
     }
 
-    fn with_inheritance(universe: &'a TypeUniverse, facts: &'a FileFacts, follow_inheritance: bool) -> Self {
+    fn with_inheritance(
+        universe: &'a TypeUniverse,
+        facts: &'a FileFacts,
+        follow_inheritance: bool,
+    ) -> Self {
         let mut declared_types = HashMap::new();
         for (index, element) in facts.elements.iter().enumerate() {
-            if element.kind.is_type() && element.kind != ElementKind::AnonymousClass && element.parent != NO_ELEMENT {
+            if element.kind.is_type()
+                && element.kind != ElementKind::AnonymousClass
+                && element.parent != NO_ELEMENT
+            {
                 declared_types
                     .entry((element.parent, element.name.as_str()))
                     .or_insert(index as u32);
@@ -234,7 +241,7 @@ impl<'a> Qualifier<'a> {
                 if depth >= MAX_BOUND_DEPTH {
                     return format!("java.lang.Object{dims}");
                 }
-                                let erased_bound = match bound {
+                let erased_bound = match bound {
                     Some(bound) => self.qualify_bounded(declaring, bound, depth + 1),
                     None => "java.lang.Object".to_string(),
                 };
@@ -314,7 +321,10 @@ impl<'a> Qualifier<'a> {
                 }
                 let element = &self.facts.elements[index as usize];
                 if element.kind.is_type() {
-                    if element.name == name && !element.is_local && element.kind != ElementKind::AnonymousClass {
+                    if element.name == name
+                        && !element.is_local
+                        && element.kind != ElementKind::AnonymousClass
+                    {
                         if let Some(canonical) = canonical_name(self.facts, index) {
                             return Some(canonical);
                         }
@@ -350,7 +360,10 @@ impl<'a> Qualifier<'a> {
             if self.universe.types.contains_key(&candidate) {
                 return Some(candidate);
             }
-            if let Some(found) = self.universe.member_type(&import.path, name, self.follow_inheritance) {
+            if let Some(found) =
+                self.universe
+                    .member_type(&import.path, name, self.follow_inheritance)
+            {
                 return Some(found);
             }
         }

@@ -56,7 +56,11 @@ impl<'s> Snapshot<'s> {
     /// of the repository, or an indexed revision name or prefix), else the
     /// newest indexed commit of HEAD's first-parent history, else (plain
     /// directories) the newest indexed revision.
-    pub fn pick_revision(store: &Store, source: Option<&Source>, rev: Option<&str>) -> Result<RevisionRow, Error> {
+    pub fn pick_revision(
+        store: &Store,
+        source: Option<&Source>,
+        rev: Option<&str>,
+    ) -> Result<RevisionRow, Error> {
         let not_indexed = |revision: &str| Error::NotIndexed {
             store: store.dir().to_path_buf(),
             revision: revision.to_string(),
@@ -70,7 +74,9 @@ impl<'s> Snapshot<'s> {
                     let commit = source.commit_id(rev)?;
                     return store.revision(&commit)?.ok_or_else(|| not_indexed(rev));
                 }
-                store.revision_by_prefix(rev)?.ok_or_else(|| not_indexed(rev))
+                store
+                    .revision_by_prefix(rev)?
+                    .ok_or_else(|| not_indexed(rev))
             }
             None => {
                 if let Some(source @ Source::Git { .. }) = source {
@@ -219,7 +225,9 @@ impl<'s> Snapshot<'s> {
             if !kept.contains(&candidate) {
                 continue;
             }
-            let has_member = kept.iter().any(|&other| is_strict_ancestor(candidate, other));
+            let has_member = kept
+                .iter()
+                .any(|&other| is_strict_ancestor(candidate, other));
             if !has_member {
                 continue;
             }

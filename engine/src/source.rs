@@ -185,7 +185,11 @@ impl Source {
 
     /// The files of a revision: `rev` in git (HEAD by default), or the
     /// directory's files on disk.
-    pub fn resolve_revision(&self, rev: Option<&str>, limits: &SourceLimits) -> Result<Revision, Error> {
+    pub fn resolve_revision(
+        &self,
+        rev: Option<&str>,
+        limits: &SourceLimits,
+    ) -> Result<Revision, Error> {
         match self {
             Self::Git { repo, root, .. } => git_revision(repo, root, rev, limits),
             Self::Directory { root } => {
@@ -318,7 +322,12 @@ fn is_java_path(path: &str) -> bool {
     path.ends_with(".java")
 }
 
-fn git_revision(repo: &git2::Repository, root: &Path, rev: Option<&str>, limits: &SourceLimits) -> Result<Revision, Error> {
+fn git_revision(
+    repo: &git2::Repository,
+    root: &Path,
+    rev: Option<&str>,
+    limits: &SourceLimits,
+) -> Result<Revision, Error> {
     let not_found = |revision: &str| Error::RevisionNotFound {
         repo: root.to_path_buf(),
         revision: revision.to_string(),
@@ -337,8 +346,15 @@ fn git_revision(repo: &git2::Repository, root: &Path, rev: Option<&str>, limits:
         }
         None => {
             let head = repo.head().map_err(|_| not_found("HEAD"))?;
-            let branch = head.shorthand().ok().filter(|_| head.is_branch()).map(str::to_string);
-            (head.peel_to_commit().map_err(|_| not_found("HEAD"))?, branch)
+            let branch = head
+                .shorthand()
+                .ok()
+                .filter(|_| head.is_branch())
+                .map(str::to_string);
+            (
+                head.peel_to_commit().map_err(|_| not_found("HEAD"))?,
+                branch,
+            )
         }
     };
     let tree = commit.tree().map_err(git_error)?;
@@ -358,7 +374,10 @@ fn git_revision(repo: &git2::Repository, root: &Path, rev: Option<&str>, limits:
             skipped.push((path, "symbolic link".to_string()));
             return git2::TreeWalkResult::Ok;
         }
-        let size = odb.read_header(entry.id()).map(|(len, _)| len as u64).unwrap_or(0);
+        let size = odb
+            .read_header(entry.id())
+            .map(|(len, _)| len as u64)
+            .unwrap_or(0);
         if size > limits.max_file_bytes {
             skipped.push((path, format!("larger than {} bytes", limits.max_file_bytes)));
             return git2::TreeWalkResult::Ok;
@@ -391,7 +410,10 @@ fn directory_revision(root: &Path, limits: &SourceLimits) -> Result<Revision, Er
     while let Some((dir, prefix)) = pending.pop() {
         let canonical = std::fs::canonicalize(&dir).map_err(|e| Error::io(&dir, e))?;
         if !visited.insert(canonical) {
-            skipped.push((prefix.trim_end_matches('/').to_string(), "directory already visited (symlink loop)".into()));
+            skipped.push((
+                prefix.trim_end_matches('/').to_string(),
+                "directory already visited (symlink loop)".into(),
+            ));
             continue;
         }
         let entries = match std::fs::read_dir(&dir) {

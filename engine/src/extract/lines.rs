@@ -18,7 +18,9 @@ pub(crate) fn build_line_table(facts: &mut FileFacts) {
         let index = index as u32;
         let first = element
             .javadoc
-            .map_or(element.span.start_line, |(start, _)| start.min(element.span.start_line));
+            .map_or(element.span.start_line, |(start, _)| {
+                start.min(element.span.start_line)
+            });
         let last = element.span.end_line.min(facts.n_lines);
         for line in first.max(1)..=last {
             let slot = &mut primary[line as usize - 1];

@@ -19,8 +19,8 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Parser};
 
 use crate::facts::{
-    Diagnostics, Element, ElementKind, ExprShape, FileFacts, Import, LocalVar, Modifiers, NO_ELEMENT,
-    Param, Position, RefKind, RefSite, Span, TypeParam,
+    Diagnostics, Element, ElementKind, ExprShape, FileFacts, Import, LocalVar, Modifiers,
+    NO_ELEMENT, Param, Position, RefKind, RefSite, Span, TypeParam,
 };
 use kinds::{FieldId, Grammar, grammar};
 use syntax::{
@@ -37,7 +37,13 @@ use syntax::{
 /// ```
 pub fn extract(bytes: &[u8]) -> FileFacts {
     let n_invalid_utf8_bytes: usize = bytes.utf8_chunks().map(|c| c.invalid().len()).sum();
-    let text = String::from_utf8_lossy(bytes);
+    let mut text = String::from_utf8_lossy(bytes);
+    if text.contains('\0') {
+        // tree-sitter's lexer reads NUL as the end of input, while javac
+        // accepts it (in literals, say). A space has the same length, so
+        // offsets, lines and columns stay those of the original bytes.
+        text = std::borrow::Cow::Owned(text.replace('\0', " "));
+    }
     let tree = PARSER.with(|parser| parser.borrow_mut().parse(text.as_bytes(), None));
     let source = SourceText::new(&text);
     let mut walker = Walker::new(grammar(), &source);
@@ -364,7 +370,10 @@ impl<'s, 't> Walker<'s, 't> {
             return None;
         }
         let index = self.facts.enclosing_type(current)?;
-        Some((index, self.facts.elements[index as usize].binary_name.clone()))
+        Some((
+            index,
+            self.facts.elements[index as usize].binary_name.clone(),
+        ))
     }
 
     fn push_type(&mut self, node: Node<'t>, kind: ElementKind, parent_kind: u16) {
@@ -421,7 +430,8 @@ impl<'s, 't> Walker<'s, 't> {
             let Some(param) = self.param(component) else {
                 continue;
             };
-            let mut element = self.new_element(component, ElementKind::RecordComponent, param.name.clone());
+            let mut element =
+                self.new_element(component, ElementKind::RecordComponent, param.name.clone());
             element.parent = record;
             element.binary_name = binary.clone();
             self.read_modifiers(component, &mut element);
@@ -479,7 +489,11 @@ impl<'s, 't> Walker<'s, 't> {
         } else {
             body
         };
-        let mut element = self.new_element(start_node, ElementKind::AnonymousClass, "<anonymous>".into());
+        let mut element = self.new_element(
+            start_node,
+            ElementKind::AnonymousClass,
+            "<anonymous>".into(),
+        );
         element.span.end_line = self.src.end_line(body);
         element.span.end_byte = body.end_byte() as u32;
         element.binary_name = format!("{outer}${n}");
@@ -843,7 +857,12 @@ impl<'s, 't> Walker<'s, 't> {
         self.declare_local(name, type_node, dims);
     }
 
-    fn declare_local(&mut self, name: Option<Node<'t>>, type_node: Option<Node<'t>>, dims: Option<Node<'t>>) {
+    fn declare_local(
+        &mut self,
+        name: Option<Node<'t>>,
+        type_node: Option<Node<'t>>,
+        dims: Option<Node<'t>>,
+    ) {
         let Some(name) = name else { return };
         if name.kind_id() != self.g.kinds.identifier {
             return;
@@ -854,10 +873,23 @@ impl<'s, 't> Walker<'s, 't> {
         let written = with_dimensions(self.src, written, dims);
         let erased = with_dimensions(self.src, erased, dims);
         let element = self.current_element();
-        self.record_local(self.src.node_text(name).to_string(), written, erased, name, element);
+        self.record_local(
+            self.src.node_text(name).to_string(),
+            written,
+            erased,
+            name,
+            element,
+        );
     }
 
-    fn record_local(&mut self, name: String, type_text: String, type_erased: String, name_node: Node<'t>, element: u32) {
+    fn record_local(
+        &mut self,
+        name: String,
+        type_text: String,
+        type_erased: String,
+        name_node: Node<'t>,
+        element: u32,
+    ) {
         let scope_end_byte = self.scopes.last().map_or(u32::MAX, |s| s.end_byte);
         if let Some(scope) = self.scopes.last_mut() {
             scope.names.push(name.clone());
@@ -930,7 +962,9 @@ impl<'s, 't> Walker<'s, 't> {
         );
         if let Some(object) = node.child_by_field_id(f.object) {
             self.set_receiver(&mut site, object);
-            if object.kind_id() != self.g.kinds.super_ && has_child_of_kind(node, self.g.kinds.super_) {
+            if object.kind_id() != self.g.kinds.super_
+                && has_child_of_kind(node, self.g.kinds.super_)
+            {
                 site.receiver = ExprShape::QualifiedSuper;
             }
         }
@@ -1042,11 +1076,7 @@ impl<'s, 't> Walker<'s, 't> {
         let f = &self.g.fields;
         let Some(parent) = parent else { return };
         let pk = parent.kind_id();
-        if field == f.name
-            || field == f.field
-            || field == f.key
-            || field == f.parameters
-        {
+        if field == f.name || field == f.field || field == f.key || field == f.parameters {
             return;
         }
         let excluded_parent = pk == k.package_declaration
@@ -1136,3 +1166,6 @@ fn strip_whitespace(text: &str) -> String {
     // whitespace is removed.
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
+
+#[cfg(test)]
+mod tests;

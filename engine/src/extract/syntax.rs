@@ -246,10 +246,12 @@ pub(crate) fn expr_shape(grammar: &Grammar, source: &SourceText, node: Node) -> 
         "array_creation_expression" | "array_initializer" => ExprShape::NewArray,
         "ternary_expression" => ExprShape::Conditional,
         "parenthesized_expression" => ExprShape::Parenthesized,
-        "binary_expression" | "unary_expression" | "update_expression"
-        | "assignment_expression" | "instanceof_expression" | "switch_expression" => {
-            ExprShape::Operator
-        }
+        "binary_expression"
+        | "unary_expression"
+        | "update_expression"
+        | "assignment_expression"
+        | "instanceof_expression"
+        | "switch_expression" => ExprShape::Operator,
         _ => {
             let _ = source;
             ExprShape::Other

@@ -300,7 +300,11 @@ impl Store {
             .map_err(|e| self.classify(e))?
             .collect::<Result<_, _>>()
             .map_err(|e| self.classify(e))?;
-        Ok(if rows.len() == 1 { rows.into_iter().next() } else { None })
+        Ok(if rows.len() == 1 {
+            rows.into_iter().next()
+        } else {
+            None
+        })
     }
 }
 

@@ -75,7 +75,8 @@ impl PackWriter {
             });
         }
         if actual > committed_len {
-            file.set_len(committed_len).map_err(|e| Error::io(path, e))?;
+            file.set_len(committed_len)
+                .map_err(|e| Error::io(path, e))?;
         }
         let mut out = BufWriter::with_capacity(1 << 20, file);
         out.seek(SeekFrom::Start(committed_len))
@@ -178,7 +179,11 @@ impl PackReader {
     }
 
     /// The validated archived facts of a record.
-    pub fn archived(&self, blob_id: &BlobId, at: PackLocation) -> Result<&ArchivedFileFacts, Error> {
+    pub fn archived(
+        &self,
+        blob_id: &BlobId,
+        at: PackLocation,
+    ) -> Result<&ArchivedFileFacts, Error> {
         let data = self.data();
         let corrupt = |message: String| Error::Corrupt {
             path: self.path.parent().unwrap_or(&self.path).to_path_buf(),

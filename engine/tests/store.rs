@@ -1,0 +1,274 @@
+//! The store end to end: a real git repository, a real SQLite file and blob
+//! pack in a temporary directory.
+
+use std::path::Path;
+
+use refscope_engine::store::FORMAT_VERSION;
+use refscope_engine::{Error, IndexConfig, Indexer, Snapshot, Source, SourceLimits, Store};
+
+/// Writes `files` into the work tree of `repo` and commits them all.
+fn commit(repo: &git2::Repository, files: &[(&str, &str)], message: &str) -> String {
+    let root = repo.workdir().unwrap().to_path_buf();
+    let mut index = repo.index().unwrap();
+    for (path, text) in files {
+        let full = root.join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(&full, text).unwrap();
+        index.add_path(Path::new(path)).unwrap();
+    }
+    index.write().unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let signature = git2::Signature::now("Test", "test@example.com").unwrap();
+    let parents: Vec<git2::Commit> = repo
+        .head()
+        .ok()
+        .and_then(|h| h.peel_to_commit().ok())
+        .into_iter()
+        .collect();
+    let parent_refs: Vec<&git2::Commit> = parents.iter().collect();
+    repo.commit(
+        Some("HEAD"),
+        &signature,
+        &signature,
+        message,
+        &tree,
+        &parent_refs,
+    )
+    .unwrap()
+    .to_string()
+}
+
+const SHOP: &str = "package com.acme;\n\
+import java.util.List;\n\
+public class Shop {\n\
+    private final List<String> items = new java.util.ArrayList<>();\n\
+    public void order(String item, int qty) {\n\
+        items.add(item);\n\
+    }\n\
+}\n";
+
+const ORDER: &str = "package com.acme;\n\
+record Order(Shop shop, int total) {}\n";
+
+fn index_head(dir: &Path, store: &Store) -> refscope_engine::IndexSummary {
+    let source = Source::open(dir).unwrap();
+    let revision = source
+        .resolve_revision(None, &SourceLimits::default())
+        .unwrap();
+    Indexer::new(store, IndexConfig::default())
+        .index(&source, &revision, &mut |_| {})
+        .unwrap()
+}
+
+#[test]
+fn second_revision_parses_only_new_blobs_and_reindexing_does_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = git2::Repository::init(dir.path()).unwrap();
+    let first = commit(
+        &repo,
+        &[
+            ("src/com/acme/Shop.java", SHOP),
+            ("src/com/acme/Order.java", ORDER),
+        ],
+        "one",
+    );
+    let store = Store::open(&dir.path().join(".git/refscope")).unwrap();
+
+    let summary = index_head(dir.path(), &store);
+    assert_eq!((summary.n_files, summary.n_parsed), (2, 2));
+    assert!(!summary.already_indexed);
+
+    let again = index_head(dir.path(), &store);
+    assert!(again.already_indexed);
+    assert_eq!(again.n_parsed, 0);
+
+    let changed = SHOP.replace("int qty", "long qty");
+    let second = commit(&repo, &[("src/com/acme/Shop.java", &changed)], "two");
+    let summary = index_head(dir.path(), &store);
+    assert_eq!(
+        (summary.n_files, summary.n_parsed),
+        (2, 1),
+        "only the changed blob is parsed"
+    );
+
+    // Both revisions stay queryable, each with its own answer.
+    let source = Source::open(dir.path()).unwrap();
+    for (rev, expected) in [(&first, "int"), (&second, "long")] {
+        let row = Snapshot::pick_revision(&store, Some(&source), Some(rev)).unwrap();
+        let snapshot = Snapshot::new(&store, row).unwrap();
+        let views = snapshot
+            .elements_at("src/com/acme/Shop.java", 6, 6)
+            .unwrap();
+        let ids: Vec<&str> = views.iter().map(|v| v.record.element_id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [format!("com.acme.Shop#order(java.lang.String,{expected})")]
+        );
+    }
+    // Without --rev: the newest indexed commit of the branch.
+    let row = Snapshot::pick_revision(&store, Some(&source), None).unwrap();
+    assert_eq!(row.name, second);
+}
+
+#[test]
+fn unknown_revision_and_missing_file_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = git2::Repository::init(dir.path()).unwrap();
+    commit(&repo, &[("A.java", "class A {}")], "one");
+    let source = Source::open(dir.path()).unwrap();
+    let error = source
+        .resolve_revision(Some("no-such-branch"), &SourceLimits::default())
+        .unwrap_err();
+    assert!(matches!(error, Error::RevisionNotFound { .. }), "{error}");
+    assert!(error.to_string().contains("no-such-branch"));
+
+    let store = Store::open(&dir.path().join("store")).unwrap();
+    index_head(dir.path(), &store);
+    let row = Snapshot::pick_revision(&store, Some(&source), None).unwrap();
+    let snapshot = Snapshot::new(&store, row).unwrap();
+    let error = snapshot.elements_at("B.java", 1, 1).unwrap_err();
+    assert!(matches!(error, Error::FileNotInRevision { .. }), "{error}");
+}
+
+#[test]
+fn store_of_another_format_version_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let store_dir = dir.path().join("store");
+    drop(Store::open(&store_dir).unwrap());
+    let db = rusqlite_connection(&store_dir);
+    db.execute(
+        "UPDATE meta SET value = '999' WHERE key = 'format_version'",
+        [],
+    )
+    .unwrap();
+    drop(db);
+    let error = Store::open(&store_dir).err().expect("refused");
+    match &error {
+        Error::FormatVersion {
+            found, expected, ..
+        } => {
+            assert_eq!((*found, *expected), (999, FORMAT_VERSION));
+        }
+        other => panic!("unexpected error: {other}"),
+    }
+    assert!(error.to_string().contains("refscope index"), "{error}");
+}
+
+#[test]
+fn corrupt_blob_pack_is_detected_on_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = git2::Repository::init(dir.path()).unwrap();
+    commit(&repo, &[("A.java", SHOP)], "one");
+    let store_dir = dir.path().join("store");
+    let store = Store::open(&store_dir).unwrap();
+    index_head(dir.path(), &store);
+    drop(store);
+
+    // Flip bytes in the middle of the only record's payload.
+    let pack = store_dir.join("facts.pack");
+    let mut bytes = std::fs::read(&pack).unwrap();
+    let middle = bytes.len() / 2;
+    for b in &mut bytes[middle..middle + 8] {
+        *b ^= 0x5a;
+    }
+    std::fs::write(&pack, bytes).unwrap();
+
+    let store = Store::open_existing(&store_dir).unwrap();
+    let source = Source::open(dir.path()).unwrap();
+    let row = Snapshot::pick_revision(&store, Some(&source), None).unwrap();
+    let snapshot = Snapshot::new(&store, row).unwrap();
+    let error = snapshot.elements_at("A.java", 5, 5).unwrap_err();
+    assert!(matches!(error, Error::Corrupt { .. }), "{error}");
+    assert!(error.to_string().contains("rebuild"), "{error}");
+}
+
+#[test]
+fn a_database_that_is_not_sqlite_is_reported_as_corrupt() {
+    let dir = tempfile::tempdir().unwrap();
+    let store_dir = dir.path().join("store");
+    std::fs::create_dir_all(&store_dir).unwrap();
+    std::fs::write(store_dir.join("refscope.sqlite"), vec![b'x'; 4096]).unwrap();
+    let error = Store::open_existing(&store_dir).err().expect("refused");
+    assert!(matches!(error, Error::Corrupt { .. }), "{error}");
+}
+
+#[test]
+fn second_writer_waits_for_the_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let store_dir = dir.path().join("store");
+    let store = Store::open(&store_dir).unwrap();
+    let held = store
+        .lock_for_writing(|_| panic!("nobody holds it yet"))
+        .unwrap();
+    let (told_tx, told_rx) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn({
+        let store_dir = store_dir.clone();
+        move || {
+            let store = Store::open(&store_dir).unwrap();
+            let _lock = store
+                .lock_for_writing(|pid| told_tx.send(pid.to_string()).unwrap())
+                .unwrap();
+        }
+    });
+    let holder = told_rx
+        .recv()
+        .expect("the waiter is told who holds the lock");
+    assert_eq!(holder, std::process::id().to_string());
+    drop(held);
+    waiter.join().unwrap();
+}
+
+#[test]
+fn plain_directory_with_symlink_loop_and_oversized_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("src");
+    std::fs::create_dir_all(root.join("p")).unwrap();
+    std::fs::write(root.join("p/A.java"), "package p; class A { void m() {} }").unwrap();
+    std::fs::write(
+        root.join("p/Big.java"),
+        format!("class Big {{ /* {} */ }}", "x".repeat(5000)),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&root, root.join("p/loop")).unwrap();
+    let source = Source::open(&root).unwrap();
+    let limits = SourceLimits {
+        max_file_bytes: 1000,
+    };
+    let revision = source.resolve_revision(None, &limits).unwrap();
+    let paths: Vec<&str> = revision.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["p/A.java"]);
+    let reasons: Vec<&str> = revision.skipped.iter().map(|(_, r)| r.as_str()).collect();
+    assert!(
+        reasons.iter().any(|r| r.contains("larger than")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons.iter().any(|r| r.contains("symlink loop")),
+        "{reasons:?}"
+    );
+    // A directory revision is named by its content: the same files are the
+    // same revision.
+    let again = source.resolve_revision(None, &limits).unwrap();
+    assert_eq!(revision.name, again.name);
+    assert!(matches!(
+        source.resolve_revision(Some("HEAD"), &limits),
+        Err(Error::RevisionOnDirectory { .. })
+    ));
+}
+
+#[test]
+fn not_a_repository_or_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain.txt");
+    std::fs::write(&file, "x").unwrap();
+    assert!(matches!(Source::open(&file), Err(Error::NotASource { .. })));
+    assert!(matches!(
+        Source::open(&dir.path().join("missing")),
+        Err(Error::NotASource { .. })
+    ));
+}
+
+fn rusqlite_connection(store_dir: &Path) -> rusqlite::Connection {
+    rusqlite::Connection::open(store_dir.join("refscope.sqlite")).unwrap()
+}
