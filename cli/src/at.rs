@@ -62,7 +62,10 @@ pub fn run_at(args: AtArgs) -> Result<()> {
             .as_ref()
             .context("--source needs the repository: pass --repo")?;
         let file = snapshot.file(&path)?;
-        let bytes = source.reader_spec().open()?.read_blob(&path, &file.blob_id)?;
+        let bytes = source
+            .reader_spec()
+            .open()?
+            .read_blob(&path, &file.blob_id)?;
         let text = String::from_utf8_lossy(&bytes);
         let lines: Vec<&str> = text.lines().collect();
         for (slot, view) in sources.iter_mut().zip(&views) {
@@ -88,7 +91,11 @@ pub fn run_at(args: AtArgs) -> Result<()> {
         serde_json::to_writer_pretty(&mut out, &answer)?;
         writeln!(out)?;
     } else if elements.is_empty() {
-        writeln!(out, "{path}:{}-{}: no element (outside every type)", target.start, target.end)?;
+        writeln!(
+            out,
+            "{path}:{}-{}: no element (outside every type)",
+            target.start, target.end
+        )?;
     } else {
         let text = elements_text(&elements);
         if args.source {

@@ -30,7 +30,10 @@ pub struct IndexArgs {
 
 pub fn run(args: IndexArgs) -> Result<()> {
     let source = Source::open(&args.path)?;
-    let store_dir = args.store.clone().unwrap_or_else(|| source.default_store_dir());
+    let store_dir = args
+        .store
+        .clone()
+        .unwrap_or_else(|| source.default_store_dir());
     let store = Store::open(&store_dir)?;
     let limits = SourceLimits {
         max_file_bytes: args.max_file_size,
@@ -75,9 +78,9 @@ pub fn run(args: IndexArgs) -> Result<()> {
                 bar.set_position(0);
             }
             Progress::Advance(n) => bar.inc(n),
-            Progress::NoJdk => eprintln!(
-                "refscope: no JDK found (set JAVA_HOME); JDK type names stay unqualified"
-            ),
+            Progress::NoJdk => {
+                eprintln!("refscope: no JDK found (set JAVA_HOME); JDK type names stay unqualified")
+            }
         })?;
         bar.finish_and_clear();
         println!("{}", summary_line(&summary));

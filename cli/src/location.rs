@@ -61,10 +61,9 @@ impl Opened {
         if let (Ok(file), Ok(root)) = (
             std::fs::canonicalize(on_disk),
             std::fs::canonicalize(source.root()),
-        ) {
-            if let Ok(rel) = file.strip_prefix(&root) {
-                return rel.to_string_lossy().replace('\\', "/");
-            }
+        ) && let Ok(rel) = file.strip_prefix(&root)
+        {
+            return rel.to_string_lossy().replace('\\', "/");
         }
         given.trim_start_matches("./").to_string()
     }
@@ -130,7 +129,14 @@ mod tests {
                 end: 9
             }
         );
-        for bad in ["A.java", "A.java:", "A.java:x", "A.java:0", "A.java:9-4", ":3"] {
+        for bad in [
+            "A.java",
+            "A.java:",
+            "A.java:x",
+            "A.java:0",
+            "A.java:9-4",
+            ":3",
+        ] {
             assert!(parse_file_lines(bad).is_err(), "{bad} should be refused");
         }
     }

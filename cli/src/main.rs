@@ -29,16 +29,24 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Index a revision (HEAD by default) or a plain directory.
-    #[command(after_help = "Examples:\n  refscope index\n  refscope index ~/src/shop --rev v1.2 --rev main\n  refscope index /tmp/unpacked-sources --store /tmp/store --jobs 2")]
+    #[command(
+        after_help = "Examples:\n  refscope index\n  refscope index ~/src/shop --rev v1.2 --rev main\n  refscope index /tmp/unpacked-sources --store /tmp/store --jobs 2"
+    )]
     Index(index::IndexArgs),
     /// Show the element(s) owning a line or a range of lines.
-    #[command(after_help = "Examples:\n  refscope at src/main/java/com/acme/Shop.java:42\n  refscope at src/main/java/com/acme/Shop.java:40-55 --json\n  refscope at Shop.java:42 --rev HEAD~3 --source")]
+    #[command(
+        after_help = "Examples:\n  refscope at src/main/java/com/acme/Shop.java:42\n  refscope at src/main/java/com/acme/Shop.java:40-55 --json\n  refscope at Shop.java:42 --rev HEAD~3 --source"
+    )]
     At(at::AtArgs),
     /// Export declarations in the javac oracle's JSON Lines format.
-    #[command(after_help = "Examples:\n  refscope export --decls --out decls.jsonl\n  refscope export --decls --under guava/src --rev v31.1 > decls.jsonl")]
+    #[command(
+        after_help = "Examples:\n  refscope export --decls --out decls.jsonl\n  refscope export --decls --under guava/src --rev v31.1 > decls.jsonl"
+    )]
     Export(at::ExportArgs),
     /// List the indexed revisions of a store.
-    #[command(after_help = "Examples:\n  refscope revisions\n  refscope revisions --store /tmp/store")]
+    #[command(
+        after_help = "Examples:\n  refscope revisions\n  refscope revisions --store /tmp/store"
+    )]
     Revisions(revisions::RevisionsArgs),
 }
 

@@ -153,10 +153,10 @@ impl<R: Seek> Seek for OffsetReader<R> {
 
 /// `$JAVA_HOME`, else the JDK that `javac` (or `java`) on `PATH` belongs to.
 pub fn find_jdk_home() -> Option<PathBuf> {
-    if let Some(home) = std::env::var_os("JAVA_HOME").map(PathBuf::from) {
-        if home.join("jmods").is_dir() || home.join("lib/src.zip").is_file() {
-            return Some(home);
-        }
+    if let Some(home) = std::env::var_os("JAVA_HOME").map(PathBuf::from)
+        && (home.join("jmods").is_dir() || home.join("lib/src.zip").is_file())
+    {
+        return Some(home);
     }
     let path = std::env::var_os("PATH")?;
     for tool in ["javac", "java"] {
@@ -164,10 +164,10 @@ pub fn find_jdk_home() -> Option<PathBuf> {
             let candidate = dir.join(tool);
             if let Ok(real) = std::fs::canonicalize(&candidate) {
                 // `<home>/bin/javac`.
-                if let Some(home) = real.parent().and_then(Path::parent) {
-                    if home.join("jmods").is_dir() || home.join("lib/src.zip").is_file() {
-                        return Some(home.to_path_buf());
-                    }
+                if let Some(home) = real.parent().and_then(Path::parent)
+                    && (home.join("jmods").is_dir() || home.join("lib/src.zip").is_file())
+                {
+                    return Some(home.to_path_buf());
                 }
             }
         }

@@ -236,17 +236,17 @@ impl<'a> Qualifier<'a> {
         if base.is_empty() || PRIMITIVES.contains(&base) {
             return erased.to_string();
         }
-        if !base.contains('.') {
-            if let Some((declaring, bound)) = self.type_variable(scope, base) {
-                if depth >= MAX_BOUND_DEPTH {
-                    return format!("java.lang.Object{dims}");
-                }
-                let erased_bound = match bound {
-                    Some(bound) => self.qualify_bounded(declaring, bound, depth + 1),
-                    None => "java.lang.Object".to_string(),
-                };
-                return format!("{erased_bound}{dims}");
+        if !base.contains('.')
+            && let Some((declaring, bound)) = self.type_variable(scope, base)
+        {
+            if depth >= MAX_BOUND_DEPTH {
+                return format!("java.lang.Object{dims}");
             }
+            let erased_bound = match bound {
+                Some(bound) => self.qualify_bounded(declaring, bound, depth + 1),
+                None => "java.lang.Object".to_string(),
+            };
+            return format!("{erased_bound}{dims}");
         }
         match self.resolve_type_name(scope, base) {
             Some(canonical) => format!("{canonical}{dims}"),
@@ -324,10 +324,9 @@ impl<'a> Qualifier<'a> {
                     if element.name == name
                         && !element.is_local
                         && element.kind != ElementKind::AnonymousClass
+                        && let Some(canonical) = canonical_name(self.facts, index)
                     {
-                        if let Some(canonical) = canonical_name(self.facts, index) {
-                            return Some(canonical);
-                        }
+                        return Some(canonical);
                     }
                     if let Some(found) = self.inherited_member_type(index, name) {
                         return Some(found);

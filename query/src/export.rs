@@ -45,7 +45,11 @@ pub struct ExportSummary {
 
 /// Writes the records of `snapshot` to `out`, files in path order and
 /// records in (line, column) order of their names within a file.
-pub fn export(snapshot: &Snapshot, config: &ExportConfig, out: &mut dyn Write) -> Result<ExportSummary, ExportError> {
+pub fn export(
+    snapshot: &Snapshot,
+    config: &ExportConfig,
+    out: &mut dyn Write,
+) -> Result<ExportSummary, ExportError> {
     let mut summary = ExportSummary::default();
     let prefix = config.under.as_deref().map(|u| {
         let trimmed = u.trim_matches('/');

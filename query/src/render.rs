@@ -86,7 +86,12 @@ impl ElementJson {
             params: element
                 .params
                 .iter()
-                .zip(record.params.iter().chain(std::iter::repeat(&String::new())))
+                .zip(
+                    record
+                        .params
+                        .iter()
+                        .chain(std::iter::repeat(&String::new())),
+                )
                 .map(|(p, erased)| ParamJson {
                     name: p.name.clone(),
                     type_written: p.type_text.clone(),

@@ -205,14 +205,14 @@ impl<'s, 't> Walker<'s, 't> {
         } else if kind == k.variable_declarator
             && (parent_kind == k.field_declaration || parent_kind == k.constant_declaration)
         {
-            if let Some(group) = self.field_groups.last_mut() {
-                if let Some(&element) = group.elements.get(group.next) {
-                    group.next += 1;
-                    self.frames.push(ElementFrame {
-                        node_id: node.id(),
-                        element,
-                    });
-                }
+            if let Some(group) = self.field_groups.last_mut()
+                && let Some(&element) = group.elements.get(group.next)
+            {
+                group.next += 1;
+                self.frames.push(ElementFrame {
+                    node_id: node.id(),
+                    element,
+                });
             }
         } else if kind == k.enum_constant {
             self.push_enum_constant(node);
@@ -695,10 +695,10 @@ impl<'s, 't> Walker<'s, 't> {
                         element
                             .annotations
                             .push(collapse_whitespace(self.src.node_text(m), 200));
-                    } else if !m.is_named() {
-                        if let Some(bit) = Modifiers::bit_of(m.kind()) {
-                            element.modifiers.0 |= bit;
-                        }
+                    } else if !m.is_named()
+                        && let Some(bit) = Modifiers::bit_of(m.kind())
+                    {
+                        element.modifiers.0 |= bit;
                     }
                 }
             } else if child.kind_id() == k.annotation || child.kind_id() == k.marker_annotation {
@@ -984,15 +984,14 @@ impl<'s, 't> Walker<'s, 't> {
             self.type_name_position(type_node),
         );
         // `outer.new Inner()`: the qualifying instance comes before `new`.
-        if let Some(first) = node.named_child(0) {
-            if first.end_byte() <= type_node.start_byte()
-                && first.kind_id() != k.type_arguments
-                && first.kind_id() != k.annotation
-                && first.kind_id() != k.marker_annotation
-                && !first.is_extra()
-            {
-                self.set_receiver(&mut site, first);
-            }
+        if let Some(first) = node.named_child(0)
+            && first.end_byte() <= type_node.start_byte()
+            && first.kind_id() != k.type_arguments
+            && first.kind_id() != k.annotation
+            && first.kind_id() != k.marker_annotation
+            && !first.is_extra()
+        {
+            self.set_receiver(&mut site, first);
         }
         self.set_arguments(&mut site, node.child_by_field_id(f.arguments));
         let has_body = has_child_of_kind(node, k.class_body);

@@ -1,0 +1,154 @@
+//! The `refscope` command line, end to end, on real git repositories.
+
+mod common;
+
+use common::{TestRepo, run};
+
+const SHOP: &str = "package com.acme;
+
+import java.util.List;
+
+/** A shop. */
+public class Shop {
+    private final List<String> items = new java.util.ArrayList<>();
+
+    /**
+     * Orders an item.
+     */
+    @Deprecated
+    public void order(String item, int qty) {
+        items.add(item);
+    }
+}
+";
+
+#[test]
+fn index_then_at_then_export() {
+    let repo = TestRepo::new();
+    let commit = repo.commit(&[("src/com/acme/Shop.java", SHOP)], "one");
+    let cwd = repo.path();
+
+    let summary = run(cwd, &["index"]).ok();
+    assert!(summary.starts_with(&commit[..19]), "{summary}");
+    for word in ["1 files", "elements", "reference sites", " s,", "store"] {
+        assert!(summary.contains(word), "summary lacks '{word}': {summary}");
+    }
+    assert!(
+        cwd.join(".git/refscope/refscope.sqlite").is_file(),
+        "store inside .git"
+    );
+
+    // Javadoc, annotation and body lines all belong to the method.
+    for line in ["9", "12", "14"] {
+        let text = run(cwd, &["at", &format!("src/com/acme/Shop.java:{line}")]).ok();
+        assert!(
+            text.starts_with("method      com.acme.Shop#order(java.lang.String,int)"),
+            "line {line}: {text}"
+        );
+    }
+    let text = run(cwd, &["at", "src/com/acme/Shop.java:14"]).ok();
+    assert!(text.contains("src/com/acme/Shop.java:12-15"), "{text}");
+    assert!(text.contains("javadoc   9-11"), "{text}");
+
+    let json = run(cwd, &["at", "src/com/acme/Shop.java:7", "--json"]).ok();
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["revision"], commit.as_str());
+    assert_eq!(value["elements"][0]["element_id"], "com.acme.Shop#items");
+    assert_eq!(value["elements"][0]["type_erased"], "java.util.List");
+
+    let with_source = run(cwd, &["at", "src/com/acme/Shop.java:14", "--source"]).ok();
+    assert!(with_source.contains("items.add(item);"), "{with_source}");
+
+    // A range over the whole class is the class.
+    let json = run(cwd, &["at", "src/com/acme/Shop.java:5-16", "--json"]).ok();
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["elements"].as_array().unwrap().len(), 1);
+    assert_eq!(value["elements"][0]["element_id"], "com.acme.Shop");
+
+    let export = run(cwd, &["export", "--decls"]).ok();
+    let kinds: Vec<String> = export
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!(
+                "{} {}",
+                v["kind"].as_str().unwrap(),
+                v["name"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(kinds, ["class Shop", "field items", "method order"]);
+
+    let again = run(cwd, &["index"]).ok();
+    assert!(again.contains("already indexed"), "{again}");
+}
+
+#[test]
+fn at_resolves_paths_given_on_disk_and_revisions() {
+    let repo = TestRepo::new();
+    let first = repo.commit(&[("Shop.java", SHOP)], "one");
+    let changed = SHOP.replace("int qty", "long qty");
+    repo.commit(&[("Shop.java", &changed)], "two");
+    let cwd = repo.path();
+    run(cwd, &["index", "--rev", &first, "--rev", "HEAD"]).ok();
+
+    let absolute = cwd.join("Shop.java");
+    let head = run(cwd, &["at", &format!("{}:14", absolute.display())]).ok();
+    assert!(head.contains("order(java.lang.String,long)"), "{head}");
+    let old = run(cwd, &["at", "Shop.java:14", "--rev", "HEAD~1"]).ok();
+    assert!(old.contains("order(java.lang.String,int)"), "{old}");
+    let revisions = run(cwd, &["revisions"]).ok();
+    assert_eq!(revisions.lines().count(), 2, "{revisions}");
+}
+
+#[test]
+fn bad_input_gives_one_line_errors() {
+    let repo = TestRepo::new();
+    repo.commit(&[("Shop.java", SHOP)], "one");
+    let cwd = repo.path();
+
+    let error = run(cwd, &["at", "Shop.java:3"]).fails_with(1);
+    assert!(error.contains("run `refscope index` first"), "{error}");
+
+    let error = run(cwd, &["index", "--rev", "no-such-rev"]).fails_with(1);
+    assert!(
+        error.contains("revision 'no-such-rev' not found"),
+        "{error}"
+    );
+    assert_eq!(error.trim_end().lines().count(), 1, "{error}");
+
+    let missing = cwd.join("missing");
+    let error = run(cwd, &["index", missing.to_str().unwrap()]).fails_with(1);
+    assert!(
+        error.contains("not a git repository or a directory"),
+        "{error}"
+    );
+
+    run(cwd, &["index"]).ok();
+    let error = run(cwd, &["at", "Shop.java"]).fails_with(2);
+    assert!(error.contains("FILE:LINE"), "{error}");
+    let error = run(cwd, &["at", "Nope.java:1"]).fails_with(1);
+    assert!(error.contains("is not a file of revision"), "{error}");
+    let error = run(cwd, &["at", "Shop.java:1", "--rev", "0000000"]).fails_with(1);
+    assert!(error.contains("not"), "{error}");
+    let error = run(cwd, &["export"]).fails_with(2);
+    assert!(error.contains("--decls"), "{error}");
+
+    let outside = run(cwd, &["at", "Shop.java:1"]).ok();
+    assert!(outside.contains("no element"), "{outside}");
+}
+
+#[test]
+fn help_has_examples_everywhere() {
+    let cwd = std::env::temp_dir();
+    for command in [
+        vec!["--help"],
+        vec!["index", "--help"],
+        vec!["at", "--help"],
+        vec!["export", "--help"],
+        vec!["revisions", "--help"],
+    ] {
+        let text = run(&cwd, &command).ok();
+        assert!(text.contains("Examples:"), "{command:?}: {text}");
+    }
+}

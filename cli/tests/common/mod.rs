@@ -1,0 +1,121 @@
+//! Helpers shared by the CLI tests: a fresh temporary repository per test and
+//! a runner that shows the command and its output on failure.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A temporary git repository.
+pub struct TestRepo {
+    pub dir: tempfile::TempDir,
+    pub repo: git2::Repository,
+}
+
+impl TestRepo {
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(dir.path()).unwrap();
+        Self { dir, repo }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes `files` and commits them; returns the commit id.
+    pub fn commit(&self, files: &[(&str, &str)], message: &str) -> String {
+        let mut index = self.repo.index().unwrap();
+        for (path, text) in files {
+            let full = self.path().join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(&full, text).unwrap();
+            index.add_path(Path::new(path)).unwrap();
+        }
+        index.write().unwrap();
+        let tree = self.repo.find_tree(index.write_tree().unwrap()).unwrap();
+        let signature = git2::Signature::now("Test", "test@example.com").unwrap();
+        let parent = self.repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+        let parents: Vec<&git2::Commit> = parent.iter().collect();
+        self.repo
+            .commit(
+                Some("HEAD"),
+                &signature,
+                &signature,
+                message,
+                &tree,
+                &parents,
+            )
+            .unwrap()
+            .to_string()
+    }
+}
+
+/// The `refscope` binary under test.
+pub fn refscope() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_refscope"))
+}
+
+/// Runs a command, returning its output; the command line is kept for
+/// failure messages.
+pub struct Run {
+    pub line: String,
+    pub output: Output,
+}
+
+impl Run {
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.output.stdout).into_owned()
+    }
+
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.output.stderr).into_owned()
+    }
+
+    pub fn code(&self) -> Option<i32> {
+        self.output.status.code()
+    }
+
+    /// Asserts success and returns stdout.
+    pub fn ok(&self) -> String {
+        assert!(
+            self.output.status.success(),
+            "`{}` failed ({:?})\n--- stdout\n{}\n--- stderr\n{}",
+            self.line,
+            self.output.status,
+            self.stdout(),
+            self.stderr()
+        );
+        self.stdout()
+    }
+
+    /// Asserts failure with `code` and returns stderr.
+    pub fn fails_with(&self, code: i32) -> String {
+        assert_eq!(
+            self.code(),
+            Some(code),
+            "`{}` should exit {code}\n--- stdout\n{}\n--- stderr\n{}",
+            self.line,
+            self.stdout(),
+            self.stderr()
+        );
+        self.stderr()
+    }
+}
+
+/// Runs `refscope ARGS` in `cwd`.
+pub fn run(cwd: &Path, args: &[&str]) -> Run {
+    let output = refscope().current_dir(cwd).args(args).output().unwrap();
+    Run {
+        line: format!("refscope {}", args.join(" ")),
+        output,
+    }
+}
+
+/// The workspace root (for `corpora/` and `../shared`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}

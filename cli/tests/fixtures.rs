@@ -1,0 +1,255 @@
+//! The hand-written fixtures in `corpora/fixtures/` carry their own
+//! expectations:
+//!
+//! * `// at: ID | ID` at the end of a line: `refscope at FILE:LINE` answers
+//!   exactly these element ids, in order (`// at: -` for none);
+//! * `// at S-E: ID | ID`: the same for the line range S–E.
+//!
+//! Their declarations are also compared with what javac reports, through the
+//! oracle in `../shared/oracle`.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use common::{run, workspace_root};
+
+/// Fixture projects: folders of `corpora/fixtures` with a `src/main/java`.
+fn fixture_projects() -> Vec<PathBuf> {
+    let root = workspace_root().join("corpora/fixtures");
+    let mut projects: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("src/main/java").is_dir())
+        .collect();
+    projects.sort();
+    assert!(
+        !projects.is_empty(),
+        "no fixture projects in {}",
+        root.display()
+    );
+    projects
+}
+
+fn java_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            java_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "java") {
+            out.push(path);
+        }
+    }
+}
+
+/// One expectation: lines of a file and the element ids expected there.
+#[derive(Debug)]
+struct Expectation {
+    file: String,
+    start: u32,
+    end: u32,
+    ids: Vec<String>,
+}
+
+fn expectations(project: &Path) -> Vec<Expectation> {
+    let mut files = Vec::new();
+    java_files(project, &mut files);
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let rel = path
+            .strip_prefix(project)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let Some(at) = line.find("// at") else {
+                continue;
+            };
+            let marker = &line[at + "// at".len()..];
+            let Some((range, ids)) = marker.split_once(':') else {
+                continue;
+            };
+            let line_no = i as u32 + 1;
+            let (start, end) = match range.trim() {
+                "" => (line_no, line_no),
+                range => {
+                    let (a, b) = range
+                        .split_once('-')
+                        .unwrap_or_else(|| panic!("{rel}:{line_no}: bad marker range '{range}'"));
+                    (a.trim().parse().unwrap(), b.trim().parse().unwrap())
+                }
+            };
+            let ids: Vec<String> = match ids.trim() {
+                "-" => Vec::new(),
+                ids => ids.split(" | ").map(|s| s.trim().to_string()).collect(),
+            };
+            out.push(Expectation {
+                file: rel.clone(),
+                start,
+                end,
+                ids,
+            });
+        }
+    }
+    out
+}
+
+fn index_into(project: &Path, store: &Path) {
+    let cwd = std::env::temp_dir();
+    run(
+        &cwd,
+        &[
+            "index",
+            project.to_str().unwrap(),
+            "--store",
+            store.to_str().unwrap(),
+        ],
+    )
+    .ok();
+}
+
+#[test]
+fn at_answers_every_fixture_marker() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for project in fixture_projects() {
+        let store = tempfile::tempdir().unwrap();
+        index_into(&project, store.path());
+        for expectation in expectations(&project) {
+            let location = format!(
+                "{}:{}-{}",
+                expectation.file, expectation.start, expectation.end
+            );
+            let answer = run(
+                &project,
+                &[
+                    "at",
+                    &location,
+                    "--json",
+                    "--store",
+                    store.path().to_str().unwrap(),
+                    "--repo",
+                    project.to_str().unwrap(),
+                ],
+            )
+            .ok();
+            let value: serde_json::Value = serde_json::from_str(&answer).unwrap();
+            let got: Vec<String> = value["elements"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["element_id"].as_str().unwrap().to_string())
+                .collect();
+            checked += 1;
+            if got != expectation.ids {
+                failures.push(format!(
+                    "{location}\n    expected {:?}\n    got      {got:?}",
+                    expectation.ids
+                ));
+            }
+        }
+    }
+    assert!(checked >= 50, "only {checked} markers found");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} markers wrong:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The identifying and positional fields of a decl record.
+fn decl_keys(jsonl: &str) -> BTreeSet<String> {
+    jsonl
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["t"] == "decl")
+        .map(|v| {
+            format!(
+                "{} {} {} {} {} lines {}-{} name {}:{}",
+                v["file"].as_str().unwrap(),
+                v["kind"].as_str().unwrap(),
+                v["owner"],
+                v["name"].as_str().unwrap(),
+                v["params"],
+                v["start_line"],
+                v["end_line"],
+                v["name_line"],
+                v["name_col"]
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn fixture_declarations_match_javac() {
+    let oracle = workspace_root().join("../shared/oracle/javac-oracle");
+    assert!(
+        oracle.is_file(),
+        "{} is missing: the decl test needs the javac oracle beside the repository",
+        oracle.display()
+    );
+    for project in fixture_projects() {
+        let out = tempfile::tempdir().unwrap();
+        let truth = out.path().join("truth.jsonl");
+        let status = std::process::Command::new("bash")
+            .arg(&oracle)
+            .arg("--root")
+            .arg(project.join("src/main/java"))
+            .arg("--out")
+            .arg(&truth)
+            .status()
+            .unwrap();
+        assert!(
+            status.success(),
+            "javac-oracle failed on {}",
+            project.display()
+        );
+        let store = out.path().join("store");
+        index_into(&project, &store);
+        let ours = run(
+            &project,
+            &[
+                "export",
+                "--decls",
+                "--under",
+                "src/main/java",
+                "--store",
+                store.to_str().unwrap(),
+                "--repo",
+                project.to_str().unwrap(),
+            ],
+        )
+        .ok();
+        let expected = decl_keys(&std::fs::read_to_string(&truth).unwrap());
+        let got = decl_keys(&ours);
+        let missing: Vec<&String> = expected.difference(&got).collect();
+        let extra: Vec<&String> = got.difference(&expected).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{}: declarations differ from javac\nmissing (javac has, we lack):\n  {}\nextra (we have, javac lacks):\n  {}",
+            project.display(),
+            missing
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("\n  "),
+            extra
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        );
+        assert!(
+            expected.len() >= 50,
+            "only {} declarations in {}",
+            expected.len(),
+            project.display()
+        );
+    }
+}
