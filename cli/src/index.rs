@@ -23,13 +23,24 @@ pub struct IndexArgs {
     /// Worker threads (default: one per core).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
     jobs: usize,
+    /// Index the files on disk under PATH as a plain directory, even when
+    /// PATH lies inside a git repository.
+    #[arg(long)]
+    files: bool,
+    /// Print how long each phase took, on standard error.
+    #[arg(long)]
+    timings: bool,
     /// Skip files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = SourceLimits::default().max_file_bytes)]
     max_file_size: u64,
 }
 
 pub fn run(args: IndexArgs) -> Result<()> {
-    let source = Source::open(&args.path)?;
+    let source = if args.files {
+        Source::open_directory(&args.path)?
+    } else {
+        Source::open(&args.path)?
+    };
     let store_dir = args
         .store
         .clone()
@@ -38,6 +49,12 @@ pub fn run(args: IndexArgs) -> Result<()> {
     let limits = SourceLimits {
         max_file_bytes: args.max_file_size,
     };
+    if args.files && !args.revs.is_empty() {
+        return Err(crate::UsageError(
+            "--files indexes the files on disk; it takes no --rev".into(),
+        )
+        .into());
+    }
     let revs: Vec<Option<&str>> = if args.revs.is_empty() {
         vec![None]
     } else {
@@ -65,6 +82,16 @@ pub fn run(args: IndexArgs) -> Result<()> {
                 .expect("valid template")
                 .progress_chars("=> "),
         );
+        let mut phase_started: Option<(&'static str, std::time::Instant)> = None;
+        let timings = args.timings;
+        let mut report_phase = move |next: Option<&'static str>| {
+            if let Some((name, started)) = phase_started.take() {
+                if timings {
+                    eprintln!("refscope: phase {name}: {:.2} s", started.elapsed().as_secs_f64());
+                }
+            }
+            phase_started = next.map(|n| (n, std::time::Instant::now()));
+        };
         let summary = indexer.index(&source, &revision, &mut |event| match event {
             Progress::WaitingForLock { pid } => {
                 eprintln!(
@@ -73,6 +100,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
                 );
             }
             Progress::Phase { name, total } => {
+                report_phase(Some(name));
                 bar.set_prefix(name);
                 bar.set_length(total);
                 bar.set_position(0);
@@ -83,6 +111,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
             }
         })?;
         bar.finish_and_clear();
+        report_phase(None);
         println!("{}", summary_line(&summary));
     }
     Ok(())

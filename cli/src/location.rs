@@ -41,7 +41,22 @@ pub fn open_for_reading(args: &StoreArgs, hint: Option<&Path>) -> Result<Opened>
         (None, None) => unreachable!("a missing source is only tolerated with --store"),
     };
     let store = Store::open_existing(&store_dir)?;
+    // A store holding only directory snapshots (`index --files`) was made
+    // from the files on disk: read paths against that directory, not the
+    // git repository around it.
+    let source = match source {
+        Some(Source::Git { .. }) if only_directory_revisions(&store)? => {
+            let root = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
+            Some(Source::open_directory(&root)?)
+        }
+        other => other,
+    };
     Ok(Opened { source, store })
+}
+
+fn only_directory_revisions(store: &Store) -> Result<bool> {
+    let revisions = store.revisions()?;
+    Ok(!revisions.is_empty() && revisions.iter().all(|r| r.kind == "worktree"))
 }
 
 impl Opened {

@@ -104,6 +104,7 @@ fn index_into(project: &Path, store: &Path) {
         &cwd,
         &[
             "index",
+            "--files",
             project.to_str().unwrap(),
             "--store",
             store.to_str().unwrap(),

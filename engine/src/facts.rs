@@ -453,6 +453,36 @@ impl FileFacts {
         })
     }
 
+    /// Whether element `outer` encloses element `inner` as far as line
+    /// ownership goes: it is an ancestor, or it is an anonymous class whose
+    /// creation expression contains `inner` (an element in the arguments of
+    /// `new T(...) { }` belongs to the enclosing method, yet sits inside the
+    /// anonymous class's span).
+    pub fn encloses(&self, outer: u32, inner: u32) -> bool {
+        if outer == inner {
+            return false;
+        }
+        if self.ancestry(inner).skip(1).any(|a| a == outer) {
+            return true;
+        }
+        let (o, i) = (
+            &self.elements[outer as usize],
+            &self.elements[inner as usize],
+        );
+        o.kind == ElementKind::AnonymousClass
+            && o.span.start_byte <= i.span.start_byte
+            && i.span.end_byte <= o.span.end_byte
+            && !self.ancestry(outer).any(|a| a == inner)
+    }
+
+    /// Sorts element indices by where their names appear.
+    pub fn sort_by_appearance(&self, indices: &mut [u32]) {
+        indices.sort_by_key(|&i| {
+            let pos = self.elements[i as usize].name_pos;
+            (pos.line, pos.col, i)
+        });
+    }
+
     /// The nearest enclosing type of element `index` (itself if it is one).
     pub fn enclosing_type(&self, index: u32) -> Option<u32> {
         self.ancestry(index)

@@ -308,12 +308,13 @@ impl<'s> Indexer<'s> {
             distinct
                 .par_iter()
                 .map(|&(blob_id, location)| {
-                    reader.facts(&blob_id, location).map(|f| type_skeleton(&f))
+                    reader.declarations(&blob_id, location).map(|f| type_skeleton(&f))
                 })
                 .collect::<Result<_, _>>()
         })?;
         let mut universe = TypeUniverse::with_jdk(&jdk.binary_names);
         universe.add_sources(skeletons.iter());
+        universe.load_jdk_supertypes(&jdk);
         drop(skeletons);
         progress(Progress::Advance(distinct.len() as u64));
 
@@ -332,7 +333,7 @@ impl<'s> Indexer<'s> {
             let worker = scope.spawn(move || {
                 pool.install(|| {
                     distinct.par_iter().try_for_each(|&(blob_id, location)| {
-                        let records = reader.facts(&blob_id, location).map(|facts| {
+                        let records = reader.declarations(&blob_id, location).map(|facts| {
                             let qualifier = Qualifier::new(universe, &facts);
                             element_records(&facts, &qualifier)
                         });

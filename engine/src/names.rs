@@ -117,6 +117,39 @@ impl TypeUniverse {
         }
     }
 
+    /// Reads the supertypes of the JDK types that the repository's types
+    /// extend, and of theirs in turn, so member types inherited from the
+    /// JDK (`Entry` in a subclass of `AbstractMap`) qualify.
+    pub fn load_jdk_supertypes(&mut self, jdk: &crate::jdk::JdkTypes) {
+        let mut reader = jdk.class_reader();
+        let mut queue: Vec<String> = self
+            .types
+            .values()
+            .filter(|t| t.origin == TypeOrigin::Source)
+            .flat_map(|t| t.supertypes.iter().cloned())
+            .collect();
+        let mut seen: HashSet<String> = HashSet::new();
+        while let Some(canonical) = queue.pop() {
+            if !seen.insert(canonical.clone()) {
+                continue;
+            }
+            let Some(info) = self.types.get(&canonical) else {
+                continue;
+            };
+            if info.origin != TypeOrigin::Jdk {
+                continue;
+            }
+            let Some(supertypes) = reader.supertypes(&info.binary_name) else {
+                continue;
+            };
+            let supertypes: Vec<String> = supertypes.iter().map(|b| b.replace('$', ".")).collect();
+            queue.extend(supertypes.iter().cloned());
+            if let Some(info) = self.types.get_mut(&canonical) {
+                info.supertypes = supertypes;
+            }
+        }
+    }
+
     /// The type with this canonical name.
     pub fn get(&self, canonical: &str) -> Option<&TypeInfo> {
         self.types.get(canonical)

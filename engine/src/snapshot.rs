@@ -217,7 +217,7 @@ impl<'s> Snapshot<'s> {
             }
         }
         owners.sort_unstable();
-        let is_strict_ancestor = |a: u32, b: u32| a != b && facts.ancestry(b).any(|x| x == a);
+        let is_strict_ancestor = |a: u32, b: u32| facts.encloses(a, b);
         // Enclosing elements (outermost first) either absorb their members
         // or drop out.
         let mut kept: Vec<u32> = owners.clone();
@@ -238,6 +238,7 @@ impl<'s> Snapshot<'s> {
                 kept.retain(|&other| other != candidate);
             }
         }
+        facts.sort_by_appearance(&mut kept);
         Ok(kept
             .into_iter()
             .filter_map(|index| {

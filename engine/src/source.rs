@@ -167,6 +167,19 @@ impl Source {
         }
     }
 
+    /// Opens `path` as a plain directory, even inside a git work tree: its
+    /// files on disk are the revision.
+    pub fn open_directory(path: &Path) -> Result<Self, Error> {
+        if !path.is_dir() {
+            return Err(Error::NotASource {
+                path: path.to_path_buf(),
+            });
+        }
+        Ok(Self::Directory {
+            root: std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?,
+        })
+    }
+
     /// The top directory paths are relative to.
     pub fn root(&self) -> &Path {
         match self {

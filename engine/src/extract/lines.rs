@@ -24,7 +24,7 @@ pub(crate) fn build_line_table(facts: &mut FileFacts) {
         let last = element.span.end_line.min(facts.n_lines);
         for line in first.max(1)..=last {
             let slot = &mut primary[line as usize - 1];
-            if *slot == NO_ELEMENT || is_ancestor(facts, *slot, index) {
+            if *slot == NO_ELEMENT || facts.encloses(*slot, index) {
                 *slot = index;
             } else {
                 extra.push((line, index));
@@ -51,9 +51,10 @@ pub(crate) fn build_line_table(facts: &mut FileFacts) {
             // Keep only the innermost: drop every element that encloses
             // another one on the same line.
             let snapshot = set.clone();
-            set.retain(|&a| !snapshot.iter().any(|&b| b != a && is_ancestor(facts, a, b)));
+            set.retain(|&a| !snapshot.iter().any(|&b| facts.encloses(a, b)));
             set.sort_unstable();
             set.dedup();
+            facts.sort_by_appearance(&mut set);
         }
         if set.is_empty() {
             continue;
@@ -77,16 +78,4 @@ pub(crate) fn build_line_table(facts: &mut FileFacts) {
     }
     facts.line_runs = runs;
     facts.line_owners = owners;
-}
-
-/// Whether `ancestor` encloses `element` (strictly).
-fn is_ancestor(facts: &FileFacts, ancestor: u32, element: u32) -> bool {
-    let mut current = facts.elements[element as usize].parent;
-    while current != NO_ELEMENT {
-        if current == ancestor {
-            return true;
-        }
-        current = facts.elements[current as usize].parent;
-    }
-    false
 }

@@ -24,8 +24,8 @@ use crate::facts::{
 };
 use kinds::{FieldId, Grammar, grammar};
 use syntax::{
-    SourceText, child_of_kind, collapse_whitespace, erased_type, expr_shape, has_child_of_kind,
-    receiver_text, type_texts, with_dimensions,
+    SourceText, child_of_kind, erased_type, expr_shape, has_child_of_kind, receiver_text,
+    text_without_comments, type_texts, with_dimensions,
 };
 
 /// Extracts the facts of one Java file.
@@ -641,6 +641,7 @@ impl<'s, 't> Walker<'s, 't> {
         if kind == ElementKind::StaticInitializer {
             element.modifiers.0 |= Modifiers::bit_of("static").unwrap_or(0);
         }
+        self.read_javadoc(node, &mut element);
         let index = self.add_element(element);
         self.push_frame(node, index);
     }
@@ -694,7 +695,7 @@ impl<'s, 't> Walker<'s, 't> {
                     if m.kind_id() == k.annotation || m.kind_id() == k.marker_annotation {
                         element
                             .annotations
-                            .push(collapse_whitespace(self.src.node_text(m), 200));
+                            .push(text_without_comments(self.src, m, 200));
                     } else if !m.is_named()
                         && let Some(bit) = Modifiers::bit_of(m.kind())
                     {
@@ -704,24 +705,30 @@ impl<'s, 't> Walker<'s, 't> {
             } else if child.kind_id() == k.annotation || child.kind_id() == k.marker_annotation {
                 element
                     .annotations
-                    .push(collapse_whitespace(self.src.node_text(child), 200));
+                    .push(text_without_comments(self.src, child, 200));
             }
         }
     }
 
+    /// The javadoc of a declaration: the nearest `/** */` comment before
+    /// it, looking past other comments (as javac does).
     fn read_javadoc(&self, node: Node<'t>, element: &mut Element) {
-        let Some(previous) = node.prev_named_sibling() else {
-            return;
-        };
-        if previous.kind_id() != self.g.kinds.block_comment {
-            return;
-        }
-        let text = self.src.node_text(previous);
-        if text.starts_with("/**") && text != "/**/" {
-            element.javadoc = Some((
-                self.src.line_of(previous.start_byte() as u32),
-                self.src.end_line(previous),
-            ));
+        let k = &self.g.kinds;
+        let mut previous = node.prev_named_sibling();
+        while let Some(comment) = previous {
+            let kind = comment.kind_id();
+            if kind != k.block_comment && kind != k.line_comment {
+                return;
+            }
+            let text = self.src.node_text(comment);
+            if kind == k.block_comment && text.starts_with("/**") && text != "/**/" {
+                element.javadoc = Some((
+                    self.src.line_of(comment.start_byte() as u32),
+                    self.src.end_line(comment),
+                ));
+                return;
+            }
+            previous = comment.prev_named_sibling();
         }
     }
 

@@ -90,6 +90,41 @@ pub(crate) fn collapse_whitespace(text: &str, cap: usize) -> String {
     out
 }
 
+/// The text of a node without the comments inside it, whitespace
+/// collapsed and capped.
+pub(crate) fn text_without_comments(source: &SourceText, node: Node, cap: usize) -> String {
+    let mut comments: Vec<(usize, usize)> = Vec::new();
+    let mut cursor = node.walk();
+    'walk: loop {
+        let current = cursor.node();
+        if current.is_extra() && current.id() != node.id() {
+            comments.push((current.start_byte(), current.end_byte()));
+        } else if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node().id() == node.id() {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    let mut out = String::new();
+    let mut last = node.start_byte();
+    for (start, end) in comments {
+        out.push_str(&source.text[last..start]);
+        out.push(' ');
+        last = end;
+    }
+    out.push_str(&source.text[last..node.end_byte()]);
+    collapse_whitespace(&out, cap)
+}
+
 /// Type texts of a type node: as written (whitespace collapsed, annotations
 /// dropped) and erased as written (no type arguments, `[]` per dimension).
 pub(crate) fn type_texts(grammar: &Grammar, source: &SourceText, node: Node) -> (String, String) {
