@@ -85,10 +85,13 @@ pub fn run(args: IndexArgs) -> Result<()> {
         let mut phase_started: Option<(&'static str, std::time::Instant)> = None;
         let timings = args.timings;
         let mut report_phase = move |next: Option<&'static str>| {
-            if let Some((name, started)) = phase_started.take() {
-                if timings {
-                    eprintln!("refscope: phase {name}: {:.2} s", started.elapsed().as_secs_f64());
-                }
+            if let Some((name, started)) = phase_started.take()
+                && timings
+            {
+                eprintln!(
+                    "refscope: phase {name}: {:.2} s",
+                    started.elapsed().as_secs_f64()
+                );
             }
             phase_started = next.map(|n| (n, std::time::Instant::now()));
         };

@@ -44,7 +44,7 @@ node_kinds! {
     method_reference, explicit_constructor_invocation, field_access, modifiers, annotation,
     marker_annotation, formal_parameters, formal_parameter, spread_parameter,
     variable_declarator, local_variable_declaration, throws, type_parameter,
-    type_bound, extends_interfaces, type_list, block_comment, line_comment, type_identifier,
+    type_bound, extends_interfaces, type_list, block_comment, line_comment, string_literal, type_identifier,
     integral_type, floating_point_type, boolean_type, void_type, dimensions, type_arguments,
     catch_formal_parameter, catch_clause, catch_type, enhanced_for_statement, for_statement,
     resource, try_with_resources_statement, instanceof_expression, type_pattern, record_pattern,

@@ -140,10 +140,17 @@ impl<'s, 't> Walker<'s, 't> {
         let mut stack: Vec<Node<'t>> = Vec::new();
         loop {
             let node = cursor.node();
-            let field = cursor.field_id().map_or(0, |f| f.get());
+            let kind = node.kind_id();
+            // Only identifiers and field accesses care which field of their
+            // parent they are; asking the cursor costs a lookup per node.
+            let field = if kind == self.g.kinds.identifier || kind == self.g.kinds.field_access {
+                cursor.field_id().map_or(0, |f| f.get())
+            } else {
+                0
+            };
             self.enter(node, stack.last().copied(), field);
             stack.push(node);
-            if cursor.goto_first_child() {
+            if !self.is_opaque(kind) && cursor.goto_first_child() {
                 continue;
             }
             loop {
@@ -157,6 +164,21 @@ impl<'s, 't> Walker<'s, 't> {
                 }
             }
         }
+    }
+
+    /// Subtrees that hold nothing extraction records: their nodes are not
+    /// visited at all. Errors inside them are not counted either, which is
+    /// fine: tree-sitter keeps literals and type arguments intact or turns
+    /// the enclosing node into an error.
+    fn is_opaque(&self, kind: u16) -> bool {
+        let k = &self.g.kinds;
+        kind == k.string_literal
+            || kind == k.block_comment
+            || kind == k.line_comment
+            || kind == k.type_arguments
+            || kind == k.dimensions
+            || kind == k.package_declaration
+            || kind == k.import_declaration
     }
 
     fn current_element(&self) -> u32 {
@@ -952,6 +974,28 @@ impl<'s, 't> Walker<'s, 't> {
         site.n_args = site.arg_shapes.len() as u32;
     }
 
+    /// A site whose name is the text of `name_node`, positioned there.
+    fn site_named_by(&self, kind: RefKind, name_node: Node<'t>) -> RefSite {
+        self.new_site(
+            kind,
+            self.src.node_text(name_node).to_string(),
+            self.src.position(name_node.start_byte() as u32),
+        )
+    }
+
+    /// The receiver of `a.m()`, `a.f` or `a.super(...)`: the node's `object`
+    /// field, `X.super` when a `super` follows a qualifier.
+    fn set_object_receiver(&self, site: &mut RefSite, node: Node<'t>) {
+        let Some(object) = node.child_by_field_id(self.g.fields.object) else {
+            return;
+        };
+        self.set_receiver(site, object);
+        let super_ = self.g.kinds.super_;
+        if object.kind_id() != super_ && has_child_of_kind(node, super_) {
+            site.receiver = ExprShape::QualifiedSuper;
+        }
+    }
+
     fn set_receiver(&self, site: &mut RefSite, receiver: Node<'t>) {
         site.receiver = expr_shape(self.g, self.src, receiver);
         site.receiver_text = receiver_text(self.src, receiver);
@@ -962,19 +1006,8 @@ impl<'s, 't> Walker<'s, 't> {
         let Some(name) = node.child_by_field_id(f.name) else {
             return;
         };
-        let mut site = self.new_site(
-            RefKind::Call,
-            self.src.node_text(name).to_string(),
-            self.src.position(name.start_byte() as u32),
-        );
-        if let Some(object) = node.child_by_field_id(f.object) {
-            self.set_receiver(&mut site, object);
-            if object.kind_id() != self.g.kinds.super_
-                && has_child_of_kind(node, self.g.kinds.super_)
-            {
-                site.receiver = ExprShape::QualifiedSuper;
-            }
-        }
+        let mut site = self.site_named_by(RefKind::Call, name);
+        self.set_object_receiver(&mut site, node);
         self.set_arguments(&mut site, node.child_by_field_id(f.arguments));
         self.add_site(site);
     }
@@ -1034,11 +1067,8 @@ impl<'s, 't> Walker<'s, 't> {
         let Some(keyword) = node.child_by_field_id(f.constructor) else {
             return;
         };
-        let mut site = self.new_site(
-            RefKind::CtorCall,
-            self.src.node_text(keyword).to_string(),
-            self.src.position(keyword.start_byte() as u32),
-        );
+        let mut site = self.site_named_by(RefKind::CtorCall, keyword);
+        // `outer.super(...)`: the receiver is the outer instance.
         if let Some(object) = node.child_by_field_id(f.object) {
             self.set_receiver(&mut site, object);
         }
@@ -1055,17 +1085,8 @@ impl<'s, 't> Walker<'s, 't> {
         if name.kind_id() != k.identifier {
             return; // `Outer.this`
         }
-        let mut site = self.new_site(
-            RefKind::FieldAccess,
-            self.src.node_text(name).to_string(),
-            self.src.position(name.start_byte() as u32),
-        );
-        if let Some(object) = node.child_by_field_id(f.object) {
-            self.set_receiver(&mut site, object);
-            if object.kind_id() != k.super_ && has_child_of_kind(node, k.super_) {
-                site.receiver = ExprShape::QualifiedSuper;
-            }
-        }
+        let mut site = self.site_named_by(RefKind::FieldAccess, name);
+        self.set_object_receiver(&mut site, node);
         site.is_qualifier = self.is_qualifier_position(parent, field);
         self.add_site(site);
     }
