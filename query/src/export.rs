@@ -107,27 +107,12 @@ pub fn export(
 }
 
 /// Why an export failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     /// Reading the store failed.
-    Engine(Error),
+    #[error(transparent)]
+    Engine(#[from] Error),
     /// Writing the output failed.
+    #[error("cannot write the export: {0}")]
     Write(std::io::Error),
 }
-
-impl From<Error> for ExportError {
-    fn from(e: Error) -> Self {
-        Self::Engine(e)
-    }
-}
-
-impl std::fmt::Display for ExportError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Engine(e) => write!(f, "{e}"),
-            Self::Write(e) => write!(f, "cannot write the export: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for ExportError {}
