@@ -31,6 +31,13 @@ pub enum Error {
         revision: String,
     },
 
+    /// The repository has no commit to index.
+    #[error("{} has no commits yet; commit something, or index the files on disk with `refscope index --files`", repo.display())]
+    NoCommits {
+        /// The repository.
+        repo: PathBuf,
+    },
+
     /// `--rev` was given for a plain directory.
     #[error("{}: a plain directory has no revisions; drop --rev or point at a git repository", path.display())]
     RevisionOnDirectory {

@@ -358,7 +358,12 @@ fn git_revision(
             (commit, None)
         }
         None => {
-            let head = repo.head().map_err(|_| not_found("HEAD"))?;
+            let head = repo.head().map_err(|e| match e.code() {
+                git2::ErrorCode::UnbornBranch | git2::ErrorCode::NotFound => Error::NoCommits {
+                    repo: root.to_path_buf(),
+                },
+                _ => not_found("HEAD"),
+            })?;
             let branch = head
                 .shorthand()
                 .ok()

@@ -258,6 +258,18 @@ fn plain_directory_with_symlink_loop_and_oversized_file() {
 }
 
 #[test]
+fn repository_without_commits() {
+    let dir = tempfile::tempdir().unwrap();
+    git2::Repository::init(dir.path()).unwrap();
+    let source = Source::open(dir.path()).unwrap();
+    let error = source
+        .resolve_revision(None, &SourceLimits::default())
+        .unwrap_err();
+    assert!(matches!(error, Error::NoCommits { .. }), "{error}");
+    assert!(error.to_string().contains("--files"), "{error}");
+}
+
+#[test]
 fn not_a_repository_or_directory() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("plain.txt");
