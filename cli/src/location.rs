@@ -37,16 +37,32 @@ pub fn open_for_reading(args: &StoreArgs, hint: Option<&Path>) -> Result<Opened>
     };
     let store_dir = match (&args.store, &source) {
         (Some(dir), _) => dir.clone(),
-        (None, Some(source)) => source.default_store_dir(),
+        (None, Some(source)) => {
+            let default = source.default_store_dir();
+            // `index --files DIR` inside a repository keeps its store in
+            // DIR/.refscope.
+            let beside = [start.join(".refscope"), PathBuf::from(".refscope")]
+                .into_iter()
+                .find(|dir| dir.join("refscope.sqlite").is_file());
+            match beside {
+                Some(dir) if !default.join("refscope.sqlite").is_file() => dir,
+                _ => default,
+            }
+        }
         (None, None) => unreachable!("a missing source is only tolerated with --store"),
     };
     let store = Store::open_existing(&store_dir)?;
     // A store holding only directory snapshots (`index --files`) was made
-    // from the files on disk: read paths against that directory, not the
-    // git repository around it.
+    // from the files on disk: read paths against that directory (as
+    // recorded at indexing time), not the git repository around it.
     let source = match source {
-        Some(Source::Git { .. }) if only_directory_revisions(&store)? => {
-            let root = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
+        Some(Source::Git { .. }) | None if only_directory_revisions(&store)? => {
+            let recorded = store.revisions()?.into_iter().find_map(|r| r.root);
+            let root = match (&args.repo, recorded) {
+                (Some(repo), _) => repo.clone(),
+                (None, Some(recorded)) => PathBuf::from(recorded),
+                (None, None) => PathBuf::from("."),
+            };
             Some(Source::open_directory(&root)?)
         }
         other => other,

@@ -134,6 +134,9 @@ fn bad_input_gives_one_line_errors() {
     let error = run(cwd, &["export"]).fails_with(2);
     assert!(error.contains("--decls"), "{error}");
 
+    let error = run(cwd, &["at", "Shop.java:999"]).fails_with(1);
+    assert!(error.contains("line 999 is beyond its end"), "{error}");
+
     let outside = run(cwd, &["at", "Shop.java:1"]).ok();
     assert!(outside.contains("no element"), "{outside}");
 }
@@ -151,4 +154,26 @@ fn help_has_examples_everywhere() {
         let text = run(&cwd, &command).ok();
         assert!(text.contains("Examples:"), "{command:?}: {text}");
     }
+}
+
+#[test]
+fn directory_store_is_read_from_anywhere_inside_it() {
+    // `index --files` inside a repository: the store goes beside the files
+    // and readers find it, from a subdirectory too.
+    let repo = TestRepo::new();
+    repo.commit(&[("README", "x")], "one");
+    let project = repo.path().join("project");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    std::fs::write(project.join("src/A.java"), "class A {\n  void m() {}\n}\n").unwrap();
+    run(&project, &["index", "--files", "."]).ok();
+    assert!(project.join(".refscope/refscope.sqlite").is_file());
+    let from_root = run(&project, &["at", "src/A.java:2"]).ok();
+    assert!(from_root.contains("A#m()"), "{from_root}");
+    let store = project.join(".refscope");
+    let from_subdir = run(
+        &project.join("src"),
+        &["at", "A.java:2", "--store", store.to_str().unwrap()],
+    )
+    .ok();
+    assert!(from_subdir.contains("A#m()"), "{from_subdir}");
 }

@@ -126,6 +126,17 @@ pub enum Error {
         path: String,
     },
 
+    /// A line beyond the end of a file was asked for.
+    #[error("{path} has {n_lines} lines; line {line} is beyond its end")]
+    LineOutOfRange {
+        /// The file.
+        path: String,
+        /// The line asked for.
+        line: u32,
+        /// Lines in the file.
+        n_lines: u32,
+    },
+
     /// The JDK could not be read.
     #[error("cannot read JDK type names from {}: {message}", path.display())]
     Jdk {

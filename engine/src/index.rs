@@ -202,7 +202,7 @@ impl<'s> Indexer<'s> {
         let mut skipped_blobs: HashMap<BlobId, String> = HashMap::new();
         let mut pack = PackWriter::open(&store.pack_path(), store.committed_pack_len()?)?;
         let reader_spec = source.reader_spec();
-        let verify_size = revision.kind == RevisionKind::WorkTree;
+        let verify_content = revision.kind == RevisionKind::WorkTree;
         let mut n_parsed = new_files.len() as u64;
         let mut insert = tx
             .prepare_cached(
@@ -215,7 +215,7 @@ impl<'s> Indexer<'s> {
             &new_files,
             || reader_spec.open(),
             |reader, file| match reader {
-                Ok(reader) => parse_blob(reader, file, verify_size),
+                Ok(reader) => parse_blob(reader, file, verify_content),
                 Err(e) => Parsed::Skipped {
                     blob_id: file.blob_id,
                     reason: e.to_string(),
@@ -345,12 +345,13 @@ impl<'s> Indexer<'s> {
         };
         tx.execute(
             "INSERT INTO revisions (name, kind, branch, indexed_at, n_files, n_elements, n_ref_sites, \
-             n_skipped, n_syntax_errors, seconds) VALUES (?1, ?2, ?3, ?4, 0, 0, 0, 0, 0, 0)",
+             n_skipped, n_syntax_errors, seconds, root) VALUES (?1, ?2, ?3, ?4, 0, 0, 0, 0, 0, 0, ?5)",
             params![
                 revision.name,
                 revision.kind.as_str(),
                 revision.branch,
                 unix_now(),
+                source.root().to_string_lossy(),
             ],
         )
         .map_err(db_error)?;
@@ -473,13 +474,19 @@ where
             }
         }
         drop(receiver);
-        let _ = worker.join();
+        if let Err(panic) = worker.join() {
+            std::panic::resume_unwind(panic);
+        }
         result
     })
 }
 
 /// Reads and extracts one blob.
-fn parse_blob(reader: &BlobReader, file: &crate::source::SourceFile, verify_size: bool) -> Parsed {
+fn parse_blob(
+    reader: &BlobReader,
+    file: &crate::source::SourceFile,
+    verify_content: bool,
+) -> Parsed {
     let bytes = match reader.read(file) {
         Ok(bytes) => bytes,
         Err(e) => {
@@ -489,10 +496,9 @@ fn parse_blob(reader: &BlobReader, file: &crate::source::SourceFile, verify_size
             };
         }
     };
-    // A directory's files were hashed when the revision was listed; a file
-    // that changed size since then no longer has that blob id. (Hashing
-    // again would cost as much as the listing did.)
-    if verify_size && bytes.len() as u64 != file.size {
+    // A directory's file may have changed since the revision was listed;
+    // its facts must not be stored under the old content's id.
+    if verify_content && BlobId::of_bytes(&bytes) != file.blob_id {
         return Parsed::Skipped {
             blob_id: file.blob_id,
             reason: "changed while being indexed".into(),

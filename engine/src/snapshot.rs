@@ -71,8 +71,15 @@ impl<'s> Snapshot<'s> {
                     return Ok(row);
                 }
                 if let Some(source @ Source::Git { .. }) = source {
-                    let commit = source.commit_id(rev)?;
-                    return store.revision(&commit)?.ok_or_else(|| not_indexed(rev));
+                    match source.commit_id(rev) {
+                        Ok(commit) => {
+                            return store.revision(&commit)?.ok_or_else(|| not_indexed(rev));
+                        }
+                        // Not a revision of the repository: it may still
+                        // name an indexed one (a directory snapshot, or a
+                        // commit since rewritten away).
+                        Err(e) => return store.revision_by_prefix(rev)?.ok_or(e),
+                    }
                 }
                 store
                     .revision_by_prefix(rev)?
@@ -208,6 +215,13 @@ impl<'s> Snapshot<'s> {
         let file = self.file(path)?;
         let facts = self.facts(&file)?;
         let records = self.records(&file)?;
+        if start > facts.n_lines.max(1) {
+            return Err(Error::LineOutOfRange {
+                path: path.to_string(),
+                line: start,
+                n_lines: facts.n_lines,
+            });
+        }
         let mut owners: Vec<u32> = Vec::new();
         for line in start..=end.min(facts.n_lines.max(start)) {
             for &owner in facts.owners_of_line(line) {

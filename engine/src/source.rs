@@ -379,35 +379,48 @@ fn git_revision(
     let odb = repo.odb().map_err(git_error)?;
     let mut files = Vec::new();
     let mut skipped = Vec::new();
-    tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
-        let Ok(name) = entry.name() else {
-            return git2::TreeWalkResult::Ok;
-        };
-        if entry.kind() != Some(git2::ObjectType::Blob) || !is_java_path(name) {
-            return git2::TreeWalkResult::Ok;
+    // Walked by hand rather than with `Tree::walk`, whose callback cannot
+    // take a directory name that is not UTF-8 and then aborts the walk.
+    let mut pending: Vec<(git2::Tree, String)> = vec![(tree, String::new())];
+    while let Some((tree, prefix)) = pending.pop() {
+        for entry in tree.iter() {
+            let Ok(name) = std::str::from_utf8(entry.name_bytes()) else {
+                let lossy = String::from_utf8_lossy(entry.name_bytes()).into_owned();
+                skipped.push((format!("{prefix}{lossy}"), "name is not UTF-8".to_string()));
+                continue;
+            };
+            let path = format!("{prefix}{name}");
+            match entry.kind() {
+                Some(git2::ObjectType::Tree) => {
+                    let subtree = repo.find_tree(entry.id()).map_err(git_error)?;
+                    pending.push((subtree, format!("{path}/")));
+                }
+                Some(git2::ObjectType::Blob) if is_java_path(name) => {
+                    // A symlink's blob holds its target, not Java source.
+                    if entry.filemode() == 0o120000 {
+                        skipped.push((path, "symbolic link".to_string()));
+                        continue;
+                    }
+                    let size = odb
+                        .read_header(entry.id())
+                        .map(|(len, _)| len as u64)
+                        .unwrap_or(0);
+                    if size > limits.max_file_bytes {
+                        skipped
+                            .push((path, format!("larger than {} bytes", limits.max_file_bytes)));
+                        continue;
+                    }
+                    files.push(SourceFile {
+                        path,
+                        blob_id: BlobId::from_oid(entry.id()),
+                        size,
+                    });
+                }
+                // Other blobs, and submodules (commits).
+                _ => {}
+            }
         }
-        let path = format!("{dir}{name}");
-        // A symlink's blob holds its target, not Java source.
-        if entry.filemode() == 0o120000 {
-            skipped.push((path, "symbolic link".to_string()));
-            return git2::TreeWalkResult::Ok;
-        }
-        let size = odb
-            .read_header(entry.id())
-            .map(|(len, _)| len as u64)
-            .unwrap_or(0);
-        if size > limits.max_file_bytes {
-            skipped.push((path, format!("larger than {} bytes", limits.max_file_bytes)));
-            return git2::TreeWalkResult::Ok;
-        }
-        files.push(SourceFile {
-            path,
-            blob_id: BlobId::from_oid(entry.id()),
-            size,
-        });
-        git2::TreeWalkResult::Ok
-    })
-    .map_err(git_error)?;
+    }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Revision {
         name: commit.id().to_string(),
@@ -442,7 +455,11 @@ fn directory_revision(root: &Path, limits: &SourceLimits) -> Result<Revision, Er
             }
         };
         for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                let lossy = entry.file_name().to_string_lossy().into_owned();
+                skipped.push((format!("{prefix}{lossy}"), "name is not UTF-8".into()));
+                continue;
+            };
             if name == ".git" || name == ".refscope" {
                 continue;
             }

@@ -247,6 +247,18 @@ fn plain_directory_with_symlink_loop_and_oversized_file() {
         reasons.iter().any(|r| r.contains("symlink loop")),
         "{reasons:?}"
     );
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bad = std::ffi::OsStr::from_bytes(b"p/B\xff.java");
+        std::fs::write(root.join(bad), "class B {}").unwrap();
+    }
+    let revision = source.resolve_revision(None, &limits).unwrap();
+    let reasons: Vec<&str> = revision.skipped.iter().map(|(_, r)| r.as_str()).collect();
+    assert!(
+        reasons.iter().any(|r| r.contains("not UTF-8")),
+        "{reasons:?}"
+    );
     // A directory revision is named by its content: the same files are the
     // same revision.
     let again = source.resolve_revision(None, &limits).unwrap();

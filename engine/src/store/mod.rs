@@ -43,6 +43,8 @@ pub struct RevisionRow {
     pub kind: String,
     /// Branch recorded at indexing time.
     pub branch: Option<String>,
+    /// The directory the files were read from.
+    pub root: Option<String>,
     /// Unix time of indexing.
     pub indexed_at: i64,
     /// Java files indexed.
@@ -98,10 +100,10 @@ impl Store {
 
     fn configure(&self) -> Result<(), Error> {
         let result = self.db.execute_batch(
-            "PRAGMA journal_mode = WAL;
+            "PRAGMA busy_timeout = 10000;
+             PRAGMA journal_mode = WAL;
              PRAGMA synchronous = NORMAL;
              PRAGMA foreign_keys = OFF;
-             PRAGMA busy_timeout = 10000;
              PRAGMA cache_size = -65536;",
         );
         result.map_err(|e| self.classify(e))
@@ -137,13 +139,16 @@ impl Store {
         if has_meta {
             return self.check_version();
         }
-        let tx = self
-            .db
-            .unchecked_transaction()
-            .map_err(|e| self.classify(e))?;
+        // Two processes may create the same store at once: an immediate
+        // transaction serialises them, and the second finds the schema made.
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.db,
+            rusqlite::TransactionBehavior::Immediate,
+        )
+        .map_err(|e| self.classify(e))?;
         tx.execute_batch(SCHEMA).map_err(|e| self.classify(e))?;
         tx.execute(
-            "INSERT INTO meta (key, value) VALUES ('format_version', ?1), ('pack_len', '0')",
+            "INSERT OR IGNORE INTO meta (key, value) VALUES ('format_version', ?1), ('pack_len', '0')",
             params![FORMAT_VERSION.to_string()],
         )
         .map_err(|e| self.classify(e))?;
@@ -314,7 +319,7 @@ pub struct WriteLock {
 }
 
 const REVISION_COLUMNS: &str = "SELECT id, name, kind, branch, indexed_at, n_files, n_elements, \
-     n_ref_sites, n_skipped, n_syntax_errors, seconds FROM revisions";
+     n_ref_sites, n_skipped, n_syntax_errors, seconds, root FROM revisions";
 
 fn revision_row(row: &rusqlite::Row) -> rusqlite::Result<RevisionRow> {
     Ok(RevisionRow {
@@ -329,5 +334,6 @@ fn revision_row(row: &rusqlite::Row) -> rusqlite::Result<RevisionRow> {
         n_skipped: row.get::<_, i64>(8)? as u64,
         n_syntax_errors: row.get::<_, i64>(9)? as u64,
         seconds: row.get(10)?,
+        root: row.get(11)?,
     })
 }

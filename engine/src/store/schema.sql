@@ -32,6 +32,9 @@ CREATE TABLE IF NOT EXISTS revisions (
     name        TEXT NOT NULL UNIQUE,
     kind        TEXT NOT NULL,
     branch      TEXT,
+    -- The directory the files were read from (repository work tree or
+    -- plain directory), as an absolute path.
+    root        TEXT,
     indexed_at  INTEGER NOT NULL,
     n_files     INTEGER NOT NULL,
     n_elements  INTEGER NOT NULL,
