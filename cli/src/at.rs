@@ -97,16 +97,15 @@ pub fn run_at(args: AtArgs) -> Result<()> {
             target.start, target.end
         )?;
     } else {
-        let text = elements_text(&elements);
         if args.source {
-            for (block, source) in text.split("\n\n").zip(&sources) {
-                writeln!(out, "{block}")?;
+            for (element, source) in elements.iter().zip(&sources) {
+                write!(out, "{}", elements_text(std::slice::from_ref(element)))?;
                 if let Some(source) = source {
                     writeln!(out, "{source}\n")?;
                 }
             }
         } else {
-            write!(out, "{text}")?;
+            write!(out, "{}", elements_text(&elements))?;
         }
     }
     Ok(())

@@ -412,8 +412,10 @@ impl<'s> Indexer<'s> {
         tx.commit().map_err(db_error)?;
         // Fold the write-ahead log into the database, so the store's size
         // is what it holds and readers start without replaying it. A reader
-        // holding the log open only makes this a no-op.
-        let _ = db.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);");
+        // holding the log open makes this give up at once, not wait.
+        let _ = db.execute_batch(
+            "PRAGMA busy_timeout = 0; PRAGMA wal_checkpoint(TRUNCATE); PRAGMA busy_timeout = 10000;",
+        );
         totals.seconds = started.elapsed().as_secs_f64();
         totals.store_bytes = store.size_on_disk();
         Ok(totals)

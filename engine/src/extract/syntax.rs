@@ -18,20 +18,25 @@ pub(crate) struct SourceText<'a> {
 
 impl<'a> SourceText<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
+        // Lines end at LF, CRLF or a lone CR, as javac counts them.
+        let bytes = text.as_bytes();
         let mut line_starts = vec![0u32];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        );
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+                line_starts.push(i as u32 + 1);
+            }
+        }
         Self { text, line_starts }
     }
 
     /// Number of lines, counting a last line without a newline.
     pub(crate) fn n_lines(&self) -> u32 {
         let n = self.line_starts.len() as u32;
-        if self.text.ends_with('\n') { n - 1 } else { n }
+        if self.text.ends_with('\n') || self.text.ends_with('\r') {
+            n - 1
+        } else {
+            n
+        }
     }
 
     /// 1-based line of a byte offset.

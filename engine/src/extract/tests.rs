@@ -313,3 +313,22 @@ fn line_table_gives_innermost_owners() {
     assert_eq!(owner_names(11), ["class:A"]);
     assert!(owner_names(13).is_empty());
 }
+
+#[test]
+fn lone_carriage_returns_end_lines_like_javac() {
+    let facts = extract(b"class A {\r  void m() {}\r\n  int f;\r}\r");
+    let lines: Vec<(String, u32)> = facts
+        .elements
+        .iter()
+        .map(|e| (e.name.clone(), e.name_pos.line))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("A".to_string(), 1),
+            ("m".to_string(), 2),
+            ("f".to_string(), 3)
+        ]
+    );
+    assert_eq!(facts.n_lines, 4);
+}
