@@ -439,7 +439,17 @@ fn directory_revision(root: &Path, limits: &SourceLimits) -> Result<Revision, Er
     let mut visited: HashSet<PathBuf> = HashSet::new();
     let mut pending: Vec<(PathBuf, String)> = vec![(root.to_path_buf(), String::new())];
     while let Some((dir, prefix)) = pending.pop() {
-        let canonical = std::fs::canonicalize(&dir).map_err(|e| Error::io(&dir, e))?;
+        let canonical = match std::fs::canonicalize(&dir) {
+            Ok(canonical) => canonical,
+            Err(e) => {
+                // Removed while we walked, or unreadable: note it and go on.
+                skipped.push((
+                    prefix.trim_end_matches('/').to_string(),
+                    format!("cannot enter: {e}"),
+                ));
+                continue;
+            }
+        };
         if !visited.insert(canonical) {
             skipped.push((
                 prefix.trim_end_matches('/').to_string(),

@@ -190,8 +190,8 @@ impl PackReader {
             message,
         };
         let start = at.offset as usize;
-        let payload_start = start + HEADER_LEN as usize;
-        let payload_end = payload_start + at.len as usize;
+        let payload_start = start.saturating_add(HEADER_LEN as usize);
+        let payload_end = payload_start.saturating_add(at.len as usize);
         if payload_end > data.len() || !start.is_multiple_of(ALIGN as usize) {
             return Err(corrupt(format!(
                 "record of blob {blob_id} at offset {start} lies outside the blob pack"
