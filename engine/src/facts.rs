@@ -116,6 +116,30 @@ impl ElementKind {
         )
     }
 
+    /// Every kind.
+    pub const ALL: [Self; 15] = [
+        Self::Class,
+        Self::Interface,
+        Self::Enum,
+        Self::Record,
+        Self::AnnotationType,
+        Self::AnonymousClass,
+        Self::Method,
+        Self::AnnotationElement,
+        Self::Constructor,
+        Self::Field,
+        Self::RecordComponent,
+        Self::EnumConstant,
+        Self::InstanceInitializer,
+        Self::StaticInitializer,
+        Self::Lambda,
+    ];
+
+    /// The kind named by [`Self::as_str`].
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == text)
+    }
+
     /// A lower-case name for display and JSON.
     pub fn as_str(self) -> &'static str {
         match self {

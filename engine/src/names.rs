@@ -310,14 +310,20 @@ impl<'a> Qualifier<'a> {
     /// Resolves a dotted or simple type name (no type arguments, no array
     /// suffix) to a canonical name.
     pub fn resolve_type_name(&self, scope: u32, name: &str) -> Option<String> {
+        self.resolve_name(scope, name, self.follow_inheritance)
+    }
+
+    /// [`Self::resolve_type_name`], looking at inherited member types only
+    /// when `inherit` is set.
+    fn resolve_name(&self, scope: u32, name: &str, inherit: bool) -> Option<String> {
         let mut segments = name.split('.');
         let first = segments.next()?;
         let rest: Vec<&str> = segments.collect();
-        if let Some(mut current) = self.resolve_simple(scope, first) {
+        if let Some(mut current) = self.resolve_simple(scope, first, inherit) {
             for segment in &rest {
                 current = self
                     .universe
-                    .member_type(&current, segment, self.follow_inheritance)
+                    .member_type(&current, segment, inherit)
                     .unwrap_or_else(|| format!("{current}.{segment}"));
             }
             return Some(current);
@@ -334,7 +340,7 @@ impl<'a> Qualifier<'a> {
                 for segment in &all[split + 1..] {
                     current = self
                         .universe
-                        .member_type(&current, segment, self.follow_inheritance)
+                        .member_type(&current, segment, inherit)
                         .unwrap_or_else(|| format!("{current}.{segment}"));
                 }
                 return Some(current);
@@ -344,7 +350,7 @@ impl<'a> Qualifier<'a> {
     }
 
     /// A simple type name, by Java's scoping order.
-    fn resolve_simple(&self, scope: u32, name: &str) -> Option<String> {
+    fn resolve_simple(&self, scope: u32, name: &str, inherit: bool) -> Option<String> {
         // 1. Types declared in enclosing elements (members, local classes),
         //    and member types inherited by enclosing types.
         if scope != NO_ELEMENT {
@@ -361,21 +367,23 @@ impl<'a> Qualifier<'a> {
                     {
                         return Some(canonical);
                     }
-                    if let Some(found) = self.inherited_member_type(index, name) {
+                    if let Some(found) = self.inherited_member_type(index, name, inherit) {
                         return Some(found);
                     }
                 }
             }
         }
         let imports = &self.facts.imports;
-        // 2. Single-type imports (and single static imports of member types).
+        // 2. Single-type imports (and single static imports of member types);
+        //    an import names a canonical name, kept as written even when the
+        //    type is unknown, as javac reports it.
         for import in imports.iter().filter(|i| !i.on_demand) {
             let simple = import.path.rsplit('.').next().unwrap_or(&import.path);
             if simple != name {
                 continue;
             }
             if !import.is_static || self.universe.types.contains_key(&import.path) {
-                return Some(self.canonical_of_import(&import.path));
+                return Some(import.path.clone());
             }
         }
         // 3. The file's own package.
@@ -392,10 +400,7 @@ impl<'a> Qualifier<'a> {
             if self.universe.types.contains_key(&candidate) {
                 return Some(candidate);
             }
-            if let Some(found) =
-                self.universe
-                    .member_type(&import.path, name, self.follow_inheritance)
-            {
+            if let Some(found) = self.universe.member_type(&import.path, name, inherit) {
                 return Some(found);
             }
         }
@@ -407,12 +412,6 @@ impl<'a> Qualifier<'a> {
         None
     }
 
-    /// An import names a type by its canonical name; keep it as written
-    /// even when the type is unknown (javac reports it that way).
-    fn canonical_of_import(&self, path: &str) -> String {
-        path.to_string()
-    }
-
     /// A type named `name` declared directly inside element `index` (a
     /// member type, or a local class of a method body).
     fn declared_member_type(&self, index: u32, name: &str) -> Option<String> {
@@ -421,8 +420,8 @@ impl<'a> Qualifier<'a> {
         Some(canonical_name(self.facts, child).unwrap_or_else(|| element.binary_name.clone()))
     }
 
-    fn inherited_member_type(&self, index: u32, name: &str) -> Option<String> {
-        if !self.follow_inheritance {
+    fn inherited_member_type(&self, index: u32, name: &str, inherit: bool) -> Option<String> {
+        if !inherit {
             return None;
         }
         match canonical_name(self.facts, index) {
@@ -439,11 +438,7 @@ impl<'a> Qualifier<'a> {
                     .supertypes
                     .iter()
                     .filter(|s| !s.is_empty())
-                    .filter_map(|s| {
-                        let scope = element.parent;
-                        let outer = Qualifier::with_inheritance(self.universe, self.facts, false);
-                        outer.resolve_type_name(scope, s)
-                    })
+                    .filter_map(|s| self.resolve_name(element.parent, s, false))
                     .find_map(|s| self.universe.member_type(&s, name, true))
             }
         }

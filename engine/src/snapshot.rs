@@ -4,7 +4,7 @@
 use rusqlite::{OptionalExtension, params};
 
 use crate::error::Error;
-use crate::facts::{Element, FileFacts};
+use crate::facts::{Element, ElementKind, FileFacts};
 use crate::records::ElementRecord;
 use crate::source::{BlobId, Source};
 use crate::store::{PackLocation, PackReader, RevisionRow, Store};
@@ -186,11 +186,18 @@ impl<'s> Snapshot<'s> {
         let rows = statement
             .query_map(params![file.unit_id], |r| {
                 let kind: String = r.get(2)?;
+                let kind = ElementKind::parse(&kind).ok_or_else(|| {
+                    rusqlite::Error::FromSqlConversionFailure(
+                        2,
+                        rusqlite::types::Type::Text,
+                        format!("unknown element kind '{kind}'").into(),
+                    )
+                })?;
                 let params_text: String = r.get(5)?;
                 Ok(ElementRecord {
                     idx: r.get(0)?,
                     element_id: r.get(1)?,
-                    kind: parse_kind(&kind),
+                    kind,
                     name: r.get(3)?,
                     owner: r.get(4)?,
                     params: split_params(&params_text),
@@ -288,28 +295,4 @@ fn split_params(text: &str) -> Vec<String> {
         // strings, so a parameter list may hold empty entries.
         text.split(',').map(str::to_string).collect()
     }
-}
-
-fn parse_kind(text: &str) -> crate::facts::ElementKind {
-    use crate::facts::ElementKind as K;
-    [
-        K::Class,
-        K::Interface,
-        K::Enum,
-        K::Record,
-        K::AnnotationType,
-        K::AnonymousClass,
-        K::Method,
-        K::AnnotationElement,
-        K::Constructor,
-        K::Field,
-        K::RecordComponent,
-        K::EnumConstant,
-        K::InstanceInitializer,
-        K::StaticInitializer,
-        K::Lambda,
-    ]
-    .into_iter()
-    .find(|k| k.as_str() == text)
-    .unwrap_or(K::Class)
 }
