@@ -114,6 +114,18 @@ impl JdkTypes {
         }
     }
 
+    /// Where the class files are: for each of `binary_names`, the index of
+    /// its jmod in the second slice, the jmod paths. `None` when the names
+    /// did not come from jmods (no class files to read).
+    pub(crate) fn class_file_archives(&self) -> Option<(&[u16], &[PathBuf])> {
+        match self.origin {
+            JdkOrigin::Jmods(_) if self.archive_of.len() == self.binary_names.len() => {
+                Some((&self.archive_of, &self.archives))
+            }
+            _ => None,
+        }
+    }
+
     /// A reader of class files, for supertypes; opens archives on demand.
     pub fn class_reader(&self) -> JdkClassReader<'_> {
         JdkClassReader {
