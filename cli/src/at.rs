@@ -116,6 +116,10 @@ pub struct ExportArgs {
     /// Export declaration records.
     #[arg(long)]
     decls: bool,
+    /// Export reference records (the oracle's `ref` records, with a
+    /// `confidence` field: exact, ambiguous, external or unresolved).
+    #[arg(long)]
+    refs: bool,
     /// The revision to read (default: the newest indexed one of the current
     /// branch).
     #[arg(long, value_name = "REV")]
@@ -132,13 +136,14 @@ pub struct ExportArgs {
 }
 
 pub fn run_export(args: ExportArgs) -> Result<()> {
-    if !args.decls {
-        return Err(UsageError("say what to export: --decls".into()).into());
+    if !args.decls && !args.refs {
+        return Err(UsageError("say what to export: --decls, --refs or both".into()).into());
     }
     let opened = open_for_reading(&args.store, None)?;
     let snapshot = opened.snapshot(args.rev.as_deref())?;
     let config = ExportConfig {
         decls: args.decls,
+        refs: args.refs,
         under: args.under.clone(),
     };
     let summary = match &args.out {
@@ -164,8 +169,8 @@ pub fn run_export(args: ExportArgs) -> Result<()> {
         }
     };
     eprintln!(
-        "refscope: exported {} declarations of {} files",
-        summary.n_decls, summary.n_files
+        "refscope: exported {} declarations and {} references of {} files",
+        summary.n_decls, summary.n_refs, summary.n_files
     );
     Ok(())
 }

@@ -30,6 +30,10 @@ pub struct IndexArgs {
     /// Print how long each phase took, on standard error.
     #[arg(long)]
     timings: bool,
+    /// Jar files whose classes calls may resolve to: `:`-separated paths,
+    /// `DIR/*` for every jar in DIR; may be repeated.
+    #[arg(long, value_name = "JARS")]
+    classpath: Vec<String>,
     /// Skip files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = SourceLimits::default().max_file_bytes)]
     max_file_size: u64,
@@ -60,6 +64,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
     } else {
         args.revs.iter().map(|r| Some(r.as_str())).collect()
     };
+    let classpath = expand_classpath(&args.classpath)?;
     let show_progress = std::io::stderr().is_terminal();
     let mut jdk = None;
     for rev in revs {
@@ -67,6 +72,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
         let config = IndexConfig {
             jobs: args.jobs,
             jdk: jdk.take(),
+            classpath: classpath.clone(),
         };
         let mut indexer = Indexer::new(&store, config);
         let bar = ProgressBar::with_draw_target(
@@ -163,4 +169,35 @@ fn human_bytes(n: u64) -> String {
     } else {
         format!("{value:.1} {}", UNITS[unit])
     }
+}
+
+/// The jar files named by `--classpath` values: `:`-separated entries, an
+/// entry `DIR/*` standing for every `.jar` in DIR (sorted by name).
+fn expand_classpath(values: &[String]) -> Result<Vec<PathBuf>> {
+    let mut jars = Vec::new();
+    for entry in values.iter().flat_map(|v| v.split(':')) {
+        if entry.is_empty() {
+            continue;
+        }
+        if let Some(dir) = entry.strip_suffix("/*") {
+            let listing = std::fs::read_dir(dir).map_err(|e| {
+                crate::UsageError(format!("--classpath {entry}: cannot list {dir}: {e}"))
+            })?;
+            let mut found: Vec<PathBuf> = listing
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "jar"))
+                .collect();
+            found.sort();
+            jars.extend(found);
+        } else {
+            let path = PathBuf::from(entry);
+            if !path.is_file() {
+                return Err(
+                    crate::UsageError(format!("--classpath {entry}: no such jar file")).into(),
+                );
+            }
+            jars.push(path);
+        }
+    }
+    Ok(jars)
 }

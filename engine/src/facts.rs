@@ -11,6 +11,9 @@ use rkyv::{Archive, Deserialize, Serialize};
 /// Sentinel for "no element" in [`Element::parent`] and [`RefSite::enclosing`].
 pub const NO_ELEMENT: u32 = u32::MAX;
 
+/// Sentinel for "no expression" in [`RefSite::receiver_expr`] and elsewhere.
+pub const NO_EXPR: u32 = u32::MAX;
+
 /// Everything extraction learned about one file.
 #[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
 pub struct FileFacts {
@@ -25,6 +28,9 @@ pub struct FileFacts {
     pub ref_sites: Vec<RefSite>,
     /// Local variables and parameters with their declared types.
     pub locals: Vec<LocalVar>,
+    /// Expressions that resolution needs to type: receivers and arguments
+    /// of reference sites, initializers, lambda bodies; children first.
+    pub exprs: Vec<Expr>,
     /// Line → innermost element(s), as runs of lines sharing the same owners.
     pub line_runs: Vec<LineRun>,
     /// Element indices referenced by [`LineRun::first_owner`].
@@ -299,6 +305,12 @@ pub struct Element {
     pub javadoc: Option<(u32, u32)>,
     /// Local classes: declared inside a method body.
     pub is_local: bool,
+    /// For types: the supertypes as written with their type arguments,
+    /// parallel to [`Self::supertypes`].
+    pub supertypes_written: Vec<String>,
+    /// For fields: the initializer expression, or [`NO_EXPR`]. For
+    /// lambdas: the body when it is an expression, or [`NO_EXPR`].
+    pub init: u32,
 }
 
 /// What kind of reference a [`RefSite`] is.
@@ -420,6 +432,14 @@ pub struct RefSite {
     /// For [`RefKind::Name`] and [`RefKind::FieldAccess`]: the name is the
     /// qualifier of a longer access (`a` in `a.b` or `a.m()`).
     pub is_qualifier: bool,
+    /// The receiver expression, or [`NO_EXPR`] when implicit or not typed.
+    pub receiver_expr: u32,
+    /// The argument expressions (index into [`FileFacts::exprs`]).
+    pub args: Vec<u32>,
+    /// For `new`: the created type as written with type arguments
+    /// (`ArrayList<>` for a diamond). For calls: explicit type arguments
+    /// as written (`<String>` in `A.<String>m()`), or empty.
+    pub type_text: String,
 }
 
 /// A local variable or parameter with its declared type.
@@ -438,6 +458,87 @@ pub struct LocalVar {
     pub enclosing: u32,
     /// Byte offset where the variable stops being visible.
     pub scope_end_byte: u32,
+    /// The initializer expression, the iterated expression of an enhanced
+    /// `for`, or [`NO_EXPR`].
+    pub init: u32,
+    /// `init` is the iterated expression of an enhanced `for`.
+    pub foreach: bool,
+}
+
+/// An expression, reduced to what typing it needs.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct Expr {
+    /// What it is; the meaning of `a`, `b` and `text` depends on it.
+    pub kind: ExprKind,
+    /// First operand (see [`ExprKind`]), or [`NO_EXPR`].
+    pub a: u32,
+    /// Second operand, or [`NO_EXPR`].
+    pub b: u32,
+    /// A type or operator as written, where the kind has one.
+    pub text: String,
+}
+
+/// The kinds of [`Expr`].
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[rkyv(compare(PartialEq), derive(Debug, Clone, Copy, PartialEq, Eq))]
+pub enum ExprKind {
+    /// A local variable or parameter: `a` = index in [`FileFacts::locals`].
+    Local,
+    /// A reference site (call, `new`, field access, name, method
+    /// reference): `a` = index in [`FileFacts::ref_sites`].
+    Site,
+    /// `this`.
+    This,
+    /// `super` (as a receiver).
+    Super,
+    /// `Outer.this`: `text` = the qualifying type name.
+    QualifiedThis,
+    /// `Iface.super` or `Outer.super`: `text` = the qualifying type name.
+    QualifiedSuper,
+    /// A string literal or text block.
+    StringLit,
+    /// A character literal.
+    CharLit,
+    /// An `int` literal.
+    IntLit,
+    /// A `long` literal.
+    LongLit,
+    /// A `float` literal.
+    FloatLit,
+    /// A `double` literal.
+    DoubleLit,
+    /// `true` or `false`.
+    BoolLit,
+    /// `null`.
+    NullLit,
+    /// `T.class`: `text` = `T` erased as written.
+    ClassLit,
+    /// `(T) a`: `text` = `T` as written.
+    Cast,
+    /// `a[b]`.
+    ArrayAccess,
+    /// `new T[n]...` or `new T[]{...}`: `text` = the array type as written.
+    NewArray,
+    /// `{...}` without a type: typed by its context.
+    ArrayInit,
+    /// `c ? a : b`.
+    Conditional,
+    /// A lambda: `a` = its element, `b` = its body when an expression.
+    Lambda,
+    /// `(a)`.
+    Paren,
+    /// `a op b`: `text` = the operator.
+    Binary,
+    /// `op a`, `a++`: `text` = the operator (`++`/`--` for updates).
+    Unary,
+    /// `a = b`, `a += b`: typed as `a`.
+    Assign,
+    /// `a instanceof T`.
+    InstanceOf,
+    /// A `switch` expression.
+    Switch,
+    /// Anything else, or too deeply nested to keep.
+    Other,
 }
 
 /// A run of consecutive lines owned by the same innermost element(s).

@@ -25,8 +25,10 @@ use crate::facts::FileFacts;
 use crate::jdk::{JdkOrigin, JdkTypes};
 use crate::names::{Qualifier, TypeUniverse, type_skeleton};
 use crate::records::{ElementRecord, element_records};
+use crate::resolve::{self, ResolvedRef, SymbolTable};
 use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
 use crate::store::{PackLocation, PackReader, PackWriter, Store, encode_facts};
+use crate::symbols::classfile::ClassPath;
 
 /// How to index.
 #[derive(Debug, Clone, Default)]
@@ -36,6 +38,8 @@ pub struct IndexConfig {
     /// The JDK's type names, if the caller already has them; otherwise
     /// they are discovered when needed.
     pub jdk: Option<JdkTypes>,
+    /// Jar files whose classes join resolution (`--classpath`).
+    pub classpath: Vec<std::path::PathBuf>,
 }
 
 /// Progress reported while indexing.
@@ -295,33 +299,73 @@ impl<'s> Indexer<'s> {
                 })
                 .collect::<Result<_, _>>()
         })?;
-        let mut universe = TypeUniverse::with_jdk(&jdk.binary_names);
+        let class_path = ClassPath::new(&jdk, &self.config.classpath)?;
+        let mut library_names = jdk.binary_names.clone();
+        library_names.extend(class_path.class_names().map(str::to_string));
+        let mut universe = TypeUniverse::with_jdk(&library_names);
+        drop(library_names);
         universe.add_sources(skeletons.iter());
         universe.load_jdk_supertypes(&jdk);
         drop(skeletons);
         progress(Progress::Advance(distinct.len() as u64));
 
-        // Phase 3: qualified element records, one unit per distinct result.
+        // Phase 3: the symbol table, from every distinct blob's
+        // declarations; a blob at several paths is declared at the first.
         progress(Progress::Phase {
-            name: "elements",
+            name: "signatures",
+            total: distinct.len() as u64,
+        });
+        let mut first_path: HashMap<BlobId, u32> = HashMap::with_capacity(distinct.len());
+        let mut paths: Vec<String> = Vec::with_capacity(distinct.len());
+        for &(path, blob_id, _) in &files {
+            first_path.entry(blob_id).or_insert_with(|| {
+                paths.push(path.to_string());
+                paths.len() as u32 - 1
+            });
+        }
+        let universe = &universe;
+        let reader = &reader;
+        let signatures: Vec<_> = pool.install(|| {
+            distinct
+                .par_iter()
+                .map(|&(blob_id, location)| {
+                    reader.declarations(&blob_id, location).map(|facts| {
+                        let qualifier = Qualifier::new(universe, &facts);
+                        resolve::file_signatures(&qualifier, &facts, first_path[&blob_id])
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        let table = SymbolTable::from_parts(
+            signatures.into_iter().flatten().collect(),
+            Some(class_path),
+            paths,
+        );
+        progress(Progress::Advance(distinct.len() as u64));
+
+        // Phase 4: qualified element records and resolved references, one
+        // unit per distinct result.
+        progress(Progress::Phase {
+            name: "resolve",
             total: distinct.len() as u64,
         });
         let mut unit_of_blob: HashMap<BlobId, i64> = HashMap::new();
-        let universe = &universe;
-        let reader = &reader;
+        let table = &table;
         let unit_result = produce_and_consume(
             &pool,
             &distinct,
             || (),
             |(), &(blob_id, location)| {
-                reader.declarations(&blob_id, location).map(|facts| {
+                reader.facts(&blob_id, location).map(|facts| {
                     let qualifier = Qualifier::new(universe, &facts);
-                    (blob_id, element_records(&facts, &qualifier))
+                    let records = element_records(&facts, &qualifier);
+                    let refs = resolve::resolve_file(table, &qualifier, &facts);
+                    (blob_id, records, refs)
                 })
             },
             |records| {
-                let (blob_id, records) = records?;
-                let unit = store_unit(&tx, &blob_id, &records).map_err(db_error)?;
+                let (blob_id, records, refs) = records?;
+                let unit = store_unit(&tx, &blob_id, &records, &refs).map_err(db_error)?;
                 unit_of_blob.insert(blob_id, unit);
                 progress(Progress::Advance(1));
                 Ok(())
@@ -548,8 +592,11 @@ fn store_unit(
     tx: &rusqlite::Transaction,
     blob_id: &BlobId,
     records: &[ElementRecord],
+    refs: &[ResolvedRef],
 ) -> rusqlite::Result<i64> {
-    let digest = unit_digest(blob_id, records);
+    let refs_bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&refs.to_vec())
+        .expect("resolved references serialize");
+    let digest = unit_digest(blob_id, records, &refs_bytes);
     let existing: Option<i64> = tx
         .prepare_cached("SELECT id FROM units WHERE digest = ?1")?
         .query_row(params![&digest.0[..]], |r| r.get(0))
@@ -557,9 +604,17 @@ fn store_unit(
     if let Some(id) = existing {
         return Ok(id);
     }
-    tx.prepare_cached("INSERT INTO units (blob_id, digest) VALUES (?1, ?2)")?
-        .execute(params![&blob_id.0[..], &digest.0[..]])?;
+    tx.prepare_cached("INSERT INTO units (blob_id, digest, refs) VALUES (?1, ?2, ?3)")?
+        .execute(params![&blob_id.0[..], &digest.0[..], &refs_bytes[..]])?;
     let unit = tx.last_insert_rowid();
+    let mut posting =
+        tx.prepare_cached("INSERT OR IGNORE INTO ref_postings (target, unit_id) VALUES (?1, ?2)")?;
+    let mut targets: Vec<String> = refs.iter().filter_map(ResolvedRef::target_id).collect();
+    targets.sort_unstable();
+    targets.dedup();
+    for target in targets {
+        posting.execute(params![target, unit])?;
+    }
     let mut insert = tx.prepare_cached(
         "INSERT INTO elements (unit_id, idx, element_id, kind, name, owner, params, type, parent_idx, \
          start_line, end_line, name_line, name_col) \
@@ -586,8 +641,10 @@ fn store_unit(
 }
 
 /// A stable digest of a unit's content: the blob plus its qualified names.
-fn unit_digest(blob_id: &BlobId, records: &[ElementRecord]) -> BlobId {
+fn unit_digest(blob_id: &BlobId, records: &[ElementRecord], refs: &[u8]) -> BlobId {
     let mut text = blob_id.to_string();
+    text.push('\n');
+    text.push_str(&BlobId::of_bytes(refs).to_string());
     for r in records {
         text.push('\n');
         text.push_str(&r.element_id);

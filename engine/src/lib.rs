@@ -30,9 +30,11 @@ pub mod index;
 pub mod jdk;
 pub mod names;
 pub mod records;
+pub mod resolve;
 pub mod snapshot;
 pub mod source;
 pub mod store;
+pub mod symbols;
 
 mod error;
 

@@ -167,7 +167,12 @@ impl TypeUniverse {
 
     /// The canonical name of member type `name` of `owner`, declared or
     /// inherited.
-    fn member_type(&self, owner: &str, name: &str, follow_inheritance: bool) -> Option<String> {
+    pub(crate) fn member_type(
+        &self,
+        owner: &str,
+        name: &str,
+        follow_inheritance: bool,
+    ) -> Option<String> {
         let mut seen = HashSet::new();
         let mut queue = vec![(owner.to_string(), 0usize)];
         while let Some((current, depth)) = queue.pop() {
@@ -226,6 +231,11 @@ const PRIMITIVES: [&str; 9] = [
 const MAX_BOUND_DEPTH: usize = 8;
 
 impl<'a> Qualifier<'a> {
+    /// The universe names are qualified against.
+    pub fn universe(&self) -> &'a TypeUniverse {
+        self.universe
+    }
+
     /// A qualifier for the names of `facts` against `universe`.
     pub fn new(universe: &'a TypeUniverse, facts: &'a FileFacts) -> Self {
         Self::with_inheritance(universe, facts, true)
@@ -289,7 +299,7 @@ impl<'a> Qualifier<'a> {
 
     /// The type variable `name` visible in `scope`: the element declaring
     /// it and its first bound.
-    fn type_variable(&self, scope: u32, name: &str) -> Option<(u32, Option<&'a str>)> {
+    pub(crate) fn type_variable(&self, scope: u32, name: &str) -> Option<(u32, Option<&'a str>)> {
         if scope == NO_ELEMENT {
             return None;
         }

@@ -6,6 +6,7 @@ use rusqlite::{OptionalExtension, params};
 use crate::error::Error;
 use crate::facts::{Element, ElementKind, FileFacts};
 use crate::records::ElementRecord;
+use crate::resolve::ResolvedRef;
 use crate::source::{BlobId, Source};
 use crate::store::{PackLocation, PackReader, RevisionRow, Store};
 
@@ -171,6 +172,25 @@ impl<'s> Snapshot<'s> {
                 message: format!("no facts for blob {} of {}", file.blob_id, file.path),
             })?;
         self.pack.facts(&file.blob_id, location)
+    }
+
+    /// The resolved references of a file, in site order.
+    pub fn refs(&self, file: &FileEntry) -> Result<Vec<ResolvedRef>, Error> {
+        let bytes: Vec<u8> = self
+            .store
+            .db()
+            .prepare_cached("SELECT refs FROM units WHERE id = ?1")
+            .map_err(|e| self.db_error(e))?
+            .query_row(params![file.unit_id], |r| r.get(0))
+            .map_err(|e| self.db_error(e))?;
+        let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(bytes.len());
+        aligned.extend_from_slice(&bytes);
+        rkyv::from_bytes::<Vec<ResolvedRef>, rkyv::rancor::Error>(&aligned).map_err(|e| {
+            Error::Corrupt {
+                path: self.store.dir().to_path_buf(),
+                message: format!("references of {} do not validate: {e}", file.path),
+            }
+        })
     }
 
     /// The qualified element records of a file, by element index.

@@ -3,6 +3,8 @@
 
 use std::io::Write;
 
+use refscope_engine::facts::NO_ELEMENT;
+use refscope_engine::resolve::Confidence;
 use refscope_engine::{Error, Snapshot};
 use serde::Serialize;
 
@@ -11,6 +13,8 @@ use serde::Serialize;
 pub struct ExportConfig {
     /// Declaration records.
     pub decls: bool,
+    /// Reference records.
+    pub refs: bool,
     /// Only files under this repository-relative directory, with paths
     /// made relative to it (the oracle's `--base`).
     pub under: Option<String>,
@@ -34,6 +38,31 @@ struct DeclRecord<'a> {
     modifiers: Vec<&'static str>,
 }
 
+/// A reference record.
+#[derive(Debug, Serialize)]
+struct RefRecord<'a> {
+    t: &'static str,
+    file: &'a str,
+    line: u32,
+    col: u32,
+    kind: &'static str,
+    name: &'a str,
+    owner: Option<&'a str>,
+    params: Option<&'a [String]>,
+    #[serde(rename = "static")]
+    is_static: bool,
+    decl_file: Option<&'a str>,
+    decl_line: Option<u32>,
+    resolved: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    implicit: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    anon: bool,
+    confidence: &'static str,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    alternatives: &'a [String],
+}
+
 /// What an export wrote.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ExportSummary {
@@ -41,6 +70,8 @@ pub struct ExportSummary {
     pub n_files: u64,
     /// Declaration records written.
     pub n_decls: u64,
+    /// Reference records written.
+    pub n_refs: u64,
 }
 
 /// Writes the records of `snapshot` to `out`, files in path order and
@@ -72,10 +103,49 @@ pub fn export(
             continue;
         }
         summary.n_files += 1;
-        if !config.decls {
+        if !config.decls && !config.refs {
             continue;
         }
         let facts = snapshot.facts(&file)?;
+        if config.refs {
+            let refs = snapshot.refs(&file)?;
+            let strip = |path: &'_ str| -> Option<String> {
+                match &prefix {
+                    Some(prefix) => path.strip_prefix(prefix.as_str()).map(str::to_string),
+                    None => Some(path.to_string()),
+                }
+            };
+            for r in &refs {
+                let site = &facts.ref_sites[r.site as usize];
+                let resolved = r.confidence != Confidence::Unresolved;
+                let decl_file = r.decl_file.as_deref().and_then(strip);
+                let record = RefRecord {
+                    t: "ref",
+                    file: relative,
+                    line: site.pos.line,
+                    col: site.pos.col,
+                    kind: r.kind.as_str(),
+                    name: &r.name,
+                    owner: resolved.then_some(r.owner.as_str()),
+                    params: resolved.then_some(r.params.as_slice()),
+                    is_static: r.is_static,
+                    decl_line: decl_file.as_ref().map(|_| r.decl_line),
+                    decl_file: decl_file.as_deref(),
+                    resolved,
+                    implicit: r.implicit,
+                    anon: site.anonymous_class != NO_ELEMENT,
+                    confidence: r.confidence.as_str(),
+                    alternatives: &r.alternatives,
+                };
+                serde_json::to_writer(&mut *out, &record)
+                    .map_err(|e| ExportError::Write(e.into()))?;
+                out.write_all(b"\n").map_err(ExportError::Write)?;
+                summary.n_refs += 1;
+            }
+        }
+        if !config.decls {
+            continue;
+        }
         let mut records = snapshot.records(&file)?;
         records.sort_by_key(|r| (r.name_line, r.name_col));
         for record in &records {

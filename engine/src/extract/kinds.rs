@@ -50,6 +50,12 @@ node_kinds! {
     resource, try_with_resources_statement, instanceof_expression, type_pattern, record_pattern,
     record_pattern_component, switch_block_statement_group, switch_rule, labeled_statement,
     break_statement, continue_statement, module_declaration, this, super_ = "super",
+    character_literal, decimal_integer_literal, hex_integer_literal, octal_integer_literal,
+    binary_integer_literal, decimal_floating_point_literal, hex_floating_point_literal,
+    true_ = "true", false_ = "false", null_literal, class_literal, cast_expression, array_access,
+    array_creation_expression, array_initializer, ternary_expression, parenthesized_expression,
+    binary_expression, unary_expression, update_expression, assignment_expression,
+    switch_expression, dimensions_expr,
 }
 
 /// Numeric ids of the field names the extractor looks at.
@@ -67,6 +73,16 @@ pub(crate) struct Fields {
     pub(crate) superclass: FieldId,
     pub(crate) interfaces: FieldId,
     pub(crate) type_parameters: FieldId,
+    pub(crate) value: FieldId,
+    pub(crate) body: FieldId,
+    pub(crate) operator: FieldId,
+    pub(crate) left: FieldId,
+    pub(crate) right: FieldId,
+    pub(crate) operand: FieldId,
+    pub(crate) consequence: FieldId,
+    pub(crate) alternative: FieldId,
+    pub(crate) array: FieldId,
+    pub(crate) type_arguments: FieldId,
 }
 
 impl Fields {
@@ -90,6 +106,16 @@ impl Fields {
             superclass: id("superclass"),
             interfaces: id("interfaces"),
             type_parameters: id("type_parameters"),
+            value: id("value"),
+            body: id("body"),
+            operator: id("operator"),
+            left: id("left"),
+            right: id("right"),
+            operand: id("operand"),
+            consequence: id("consequence"),
+            alternative: id("alternative"),
+            array: id("array"),
+            type_arguments: id("type_arguments"),
         }
     }
 }

@@ -19,8 +19,8 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Parser};
 
 use crate::facts::{
-    Diagnostics, Element, ElementKind, ExprShape, FileFacts, Import, LocalVar, Modifiers,
-    NO_ELEMENT, Param, Position, RefKind, RefSite, Span, TypeParam,
+    Diagnostics, Element, ElementKind, Expr, ExprKind, ExprShape, FileFacts, Import, LocalVar,
+    Modifiers, NO_ELEMENT, NO_EXPR, Param, Position, RefKind, RefSite, Span, TypeParam,
 };
 use kinds::{FieldId, Grammar, grammar};
 use syntax::{
@@ -93,8 +93,13 @@ struct FieldGroup {
 struct Scope {
     node_id: usize,
     end_byte: u32,
-    names: Vec<String>,
+    /// Names declared so far, with their index in [`FileFacts::locals`].
+    names: Vec<(String, u32)>,
 }
+
+/// Deepest expression nesting kept in [`FileFacts::exprs`]; deeper
+/// operands become [`ExprKind::Other`] (the expression builder recurses).
+const MAX_EXPR_DEPTH: u32 = 128;
 
 /// Naming counters of one type: anonymous classes and local classes are
 /// numbered per directly enclosing type, as javac does.
@@ -115,6 +120,18 @@ struct Walker<'s, 't> {
     /// `new` sites with a class body, by the node id of the creation
     /// expression, so the anonymous class can be linked back.
     new_sites_with_body: HashMap<usize, u32>,
+    /// Reference sites by the node id of their expression (or name).
+    site_of_node: HashMap<usize, u32>,
+    /// Identifiers that name a local variable, by node id.
+    local_of_node: HashMap<usize, u32>,
+    /// Expressions built so far, by node id.
+    expr_of_node: HashMap<usize, u32>,
+    /// Lambda elements by the node id of the lambda expression.
+    lambda_of_node: HashMap<usize, u32>,
+    /// Declarators (and enhanced `for` statements) waiting for their
+    /// initializer: node id → local index, or field element index.
+    local_of_declarator: HashMap<usize, u32>,
+    field_of_declarator: HashMap<usize, u32>,
 }
 
 impl<'s, 't> Walker<'s, 't> {
@@ -131,6 +148,12 @@ impl<'s, 't> Walker<'s, 't> {
             scopes: Vec::new(),
             counters: HashMap::new(),
             new_sites_with_body: HashMap::new(),
+            site_of_node: HashMap::new(),
+            local_of_node: HashMap::new(),
+            expr_of_node: HashMap::new(),
+            lambda_of_node: HashMap::new(),
+            local_of_declarator: HashMap::new(),
+            field_of_declarator: HashMap::new(),
         }
     }
 
@@ -231,6 +254,7 @@ impl<'s, 't> Walker<'s, 't> {
                 && let Some(&element) = group.elements.get(group.next)
             {
                 group.next += 1;
+                self.field_of_declarator.insert(node.id(), element);
                 self.frames.push(ElementFrame {
                     node_id: node.id(),
                     element,
@@ -257,8 +281,11 @@ impl<'s, 't> Walker<'s, 't> {
             || kind == k.switch_rule
         {
             self.push_scope(node);
-            if kind == k.enhanced_for_statement {
-                self.declare_from(node, node.child_by_field_id(self.g.fields.name));
+            if kind == k.enhanced_for_statement
+                && let Some(local) =
+                    self.declare_from(node, node.child_by_field_id(self.g.fields.name))
+            {
+                self.local_of_declarator.insert(node.id(), local);
             }
         } else if kind == k.local_variable_declaration {
             let type_node = node.child_by_field_id(self.g.fields.r#type);
@@ -266,7 +293,9 @@ impl<'s, 't> Walker<'s, 't> {
             for declarator in node.children_by_field_name("declarator", &mut cursor) {
                 let name = declarator.child_by_field_id(self.g.fields.name);
                 let dims = declarator.child_by_field_id(self.g.fields.dimensions);
-                self.declare_local(name, type_node, dims);
+                if let Some(local) = self.declare_local(name, type_node, dims) {
+                    self.local_of_declarator.insert(declarator.id(), local);
+                }
             }
         } else if kind == k.catch_formal_parameter {
             let type_node = child_of_kind(node, k.catch_type);
@@ -292,6 +321,7 @@ impl<'s, 't> Walker<'s, 't> {
 
     fn leave(&mut self, node: Node<'t>) {
         let id = node.id();
+        self.link_expressions(node);
         while self.frames.last().is_some_and(|f| f.node_id == id) {
             self.frames.pop();
         }
@@ -360,6 +390,8 @@ impl<'s, 't> Walker<'s, 't> {
             name_pos: self.src.position(node.start_byte() as u32),
             javadoc: None,
             is_local: false,
+            supertypes_written: Vec::new(),
+            init: NO_EXPR,
         }
     }
 
@@ -428,7 +460,7 @@ impl<'s, 't> Walker<'s, 't> {
             element.name_pos = self.src.position(name_node.start_byte() as u32);
         }
         element.type_params = self.type_params(node.child_by_field_id(f.type_parameters));
-        element.supertypes = self.supertypes(node, kind);
+        (element.supertypes, element.supertypes_written) = self.supertypes(node, kind);
         let components = node.child_by_field_id(f.parameters);
         if let Some(params) = components {
             element.params = self.params(params);
@@ -466,16 +498,20 @@ impl<'s, 't> Walker<'s, 't> {
         }
     }
 
-    fn supertypes(&self, node: Node<'t>, kind: ElementKind) -> Vec<String> {
+    /// The `extends` and `implements` types, erased and as written.
+    fn supertypes(&self, node: Node<'t>, kind: ElementKind) -> (Vec<String>, Vec<String>) {
         let k = &self.g.kinds;
         let f = &self.g.fields;
         let mut out = Vec::new();
+        let mut written = Vec::new();
         if kind == ElementKind::Class {
             let superclass = node
                 .child_by_field_id(f.superclass)
                 .and_then(|s| s.named_child(0))
-                .map(|t| erased_type(self.g, self.src, t));
-            out.push(superclass.unwrap_or_default());
+                .map(|t| type_texts(self.g, self.src, t));
+            let (w, e) = superclass.unwrap_or_default();
+            out.push(e);
+            written.push(w);
         }
         let lists = [
             node.child_by_field_id(f.interfaces),
@@ -486,12 +522,14 @@ impl<'s, 't> Walker<'s, 't> {
                 let mut cursor = type_list.walk();
                 for t in type_list.named_children(&mut cursor) {
                     if !t.is_extra() {
-                        out.push(erased_type(self.g, self.src, t));
+                        let (w, e) = type_texts(self.g, self.src, t);
+                        out.push(e);
+                        written.push(w);
                     }
                 }
             }
         }
-        out
+        (out, written)
     }
 
     fn push_anonymous(&mut self, body: Node<'t>, creator: Node<'t>) {
@@ -522,6 +560,7 @@ impl<'s, 't> Walker<'s, 't> {
         if creator.kind_id() == k.object_creation_expression {
             if let Some(t) = creator.child_by_field_id(self.g.fields.r#type) {
                 let (written, erased) = type_texts(self.g, self.src, t);
+                element.supertypes_written = vec![written.clone()];
                 element.type_text = written;
                 element.supertypes = vec![erased.clone()];
                 element.type_erased = erased;
@@ -529,8 +568,11 @@ impl<'s, 't> Walker<'s, 't> {
             }
         } else {
             // An enum constant body extends its enum.
-            if let Some((_, enum_binary)) = self.enclosing_type_binary() {
-                element.supertypes = vec![enum_binary];
+            if let Some((enum_index, _)) = self.enclosing_type_binary() {
+                // Named as the enum is named in its own body.
+                let name = self.facts.elements[enum_index as usize].name.clone();
+                element.supertypes = vec![name.clone()];
+                element.supertypes_written = vec![name];
             }
             element.name_pos = self.src.position(body.start_byte() as u32);
         }
@@ -702,6 +744,7 @@ impl<'s, 't> Walker<'s, 't> {
         }
         let declared = element.params.clone();
         let index = self.add_element(element);
+        self.lambda_of_node.insert(node.id(), index);
         self.push_frame(node, index);
         self.push_scope(node);
         self.declare_params(node, index, &declared);
@@ -870,9 +913,13 @@ impl<'s, 't> Walker<'s, 't> {
             }
         }
         for (param, name) in params.iter().zip(name_nodes) {
+            let mut type_text = param.type_text.clone();
+            if param.varargs {
+                type_text.push_str("[]");
+            }
             self.record_local(
                 param.name.clone(),
-                param.type_text.clone(),
+                type_text,
                 param.erased.clone(),
                 name,
                 element,
@@ -880,10 +927,10 @@ impl<'s, 't> Walker<'s, 't> {
         }
     }
 
-    fn declare_from(&mut self, node: Node<'t>, name: Option<Node<'t>>) {
+    fn declare_from(&mut self, node: Node<'t>, name: Option<Node<'t>>) -> Option<u32> {
         let type_node = node.child_by_field_id(self.g.fields.r#type);
         let dims = node.child_by_field_id(self.g.fields.dimensions);
-        self.declare_local(name, type_node, dims);
+        self.declare_local(name, type_node, dims)
     }
 
     fn declare_local(
@@ -891,10 +938,10 @@ impl<'s, 't> Walker<'s, 't> {
         name: Option<Node<'t>>,
         type_node: Option<Node<'t>>,
         dims: Option<Node<'t>>,
-    ) {
-        let Some(name) = name else { return };
+    ) -> Option<u32> {
+        let name = name?;
         if name.kind_id() != self.g.kinds.identifier {
-            return;
+            return None;
         }
         let (written, erased) = type_node
             .map(|t| type_texts(self.g, self.src, t))
@@ -902,13 +949,13 @@ impl<'s, 't> Walker<'s, 't> {
         let written = with_dimensions(self.src, written, dims);
         let erased = with_dimensions(self.src, erased, dims);
         let element = self.current_element();
-        self.record_local(
+        Some(self.record_local(
             self.src.node_text(name).to_string(),
             written,
             erased,
             name,
             element,
-        );
+        ))
     }
 
     fn record_local(
@@ -918,11 +965,13 @@ impl<'s, 't> Walker<'s, 't> {
         type_erased: String,
         name_node: Node<'t>,
         element: u32,
-    ) {
+    ) -> u32 {
+        let index = self.facts.locals.len() as u32;
         let scope_end_byte = self.scopes.last().map_or(u32::MAX, |s| s.end_byte);
         if let Some(scope) = self.scopes.last_mut() {
-            scope.names.push(name.clone());
+            scope.names.push((name.clone(), index));
         }
+        self.local_of_node.insert(name_node.id(), index);
         self.facts.locals.push(LocalVar {
             name,
             type_text,
@@ -930,14 +979,21 @@ impl<'s, 't> Walker<'s, 't> {
             pos: self.src.position(name_node.start_byte() as u32),
             enclosing: element,
             scope_end_byte,
+            init: NO_EXPR,
+            foreach: false,
         });
+        index
     }
 
-    fn is_local(&self, name: &str) -> bool {
-        self.scopes
-            .iter()
-            .rev()
-            .any(|s| s.names.iter().any(|n| n == name))
+    /// The local variable `name` visible here, innermost first.
+    fn local_named(&self, name: &str) -> Option<u32> {
+        self.scopes.iter().rev().find_map(|s| {
+            s.names
+                .iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map(|(_, i)| *i)
+        })
     }
 
     // ---- reference sites ------------------------------------------------
@@ -960,6 +1016,9 @@ impl<'s, 't> Walker<'s, 't> {
             enclosing: self.current_element(),
             anonymous_class: NO_ELEMENT,
             is_qualifier: false,
+            receiver_expr: NO_EXPR,
+            args: Vec::new(),
+            type_text: String::new(),
         }
     }
 
@@ -1009,7 +1068,11 @@ impl<'s, 't> Walker<'s, 't> {
         let mut site = self.site_named_by(RefKind::Call, name);
         self.set_object_receiver(&mut site, node);
         self.set_arguments(&mut site, node.child_by_field_id(f.arguments));
-        self.add_site(site);
+        if let Some(args) = node.child_by_field_id(f.type_arguments) {
+            site.type_text = strip_whitespace(self.src.node_text(args));
+        }
+        let index = self.add_site(site);
+        self.site_of_node.insert(node.id(), index);
     }
 
     fn site_new(&mut self, node: Node<'t>) {
@@ -1034,8 +1097,10 @@ impl<'s, 't> Walker<'s, 't> {
             self.set_receiver(&mut site, first);
         }
         self.set_arguments(&mut site, node.child_by_field_id(f.arguments));
+        site.type_text = type_texts(self.g, self.src, type_node).0;
         let has_body = has_child_of_kind(node, k.class_body);
         let index = self.add_site(site);
+        self.site_of_node.insert(node.id(), index);
         if has_body {
             self.new_sites_with_body.insert(node.id(), index);
         }
@@ -1059,7 +1124,8 @@ impl<'s, 't> Walker<'s, 't> {
             // A type such as `List<String>` or `int[]` as the qualifier.
             site.receiver = ExprShape::Name;
         }
-        self.add_site(site);
+        let index = self.add_site(site);
+        self.site_of_node.insert(node.id(), index);
     }
 
     fn site_constructor_call(&mut self, node: Node<'t>) {
@@ -1073,7 +1139,8 @@ impl<'s, 't> Walker<'s, 't> {
             self.set_receiver(&mut site, object);
         }
         self.set_arguments(&mut site, node.child_by_field_id(f.arguments));
-        self.add_site(site);
+        let index = self.add_site(site);
+        self.site_of_node.insert(node.id(), index);
     }
 
     fn site_field_access(&mut self, node: Node<'t>, parent: Option<Node<'t>>, field: FieldId) {
@@ -1088,7 +1155,8 @@ impl<'s, 't> Walker<'s, 't> {
         let mut site = self.site_named_by(RefKind::FieldAccess, name);
         self.set_object_receiver(&mut site, node);
         site.is_qualifier = self.is_qualifier_position(parent, field);
-        self.add_site(site);
+        let index = self.add_site(site);
+        self.site_of_node.insert(node.id(), index);
     }
 
     fn is_qualifier_position(&self, parent: Option<Node<'t>>, field: FieldId) -> bool {
@@ -1135,7 +1203,8 @@ impl<'s, 't> Walker<'s, 't> {
             is_qualifier = true;
         }
         let name = self.src.node_text(node);
-        if self.is_local(name) {
+        if let Some(local) = self.local_named(name) {
+            self.local_of_node.insert(node.id(), local);
             return;
         }
         let mut site = self.new_site(
@@ -1144,7 +1213,273 @@ impl<'s, 't> Walker<'s, 't> {
             self.src.position(node.start_byte() as u32),
         );
         site.is_qualifier = is_qualifier;
-        self.add_site(site);
+        let index = self.add_site(site);
+        self.site_of_node.insert(node.id(), index);
+    }
+
+    // ---- expressions ----------------------------------------------------
+
+    /// Links a node that was just walked to the expressions it holds: a
+    /// site's receiver and arguments, a variable's initializer.
+    fn link_expressions(&mut self, node: Node<'t>) {
+        let k = &self.g.kinds;
+        let f = &self.g.fields;
+        let kind = node.kind_id();
+        let id = node.id();
+        if kind == k.method_invocation
+            || kind == k.object_creation_expression
+            || kind == k.explicit_constructor_invocation
+            || kind == k.field_access
+            || kind == k.method_reference
+        {
+            let Some(&site) = self.site_of_node.get(&id) else {
+                return;
+            };
+            let receiver = if kind == k.method_reference {
+                node.named_child(0)
+                    .filter(|r| r.kind_id() != k.type_arguments)
+            } else if kind == k.object_creation_expression {
+                let type_start = node
+                    .child_by_field_id(f.r#type)
+                    .map_or(0, |t| t.start_byte());
+                node.named_child(0).filter(|r| {
+                    r.end_byte() <= type_start
+                        && r.kind_id() != k.type_arguments
+                        && r.kind_id() != k.annotation
+                        && r.kind_id() != k.marker_annotation
+                        && !r.is_extra()
+                })
+            } else {
+                node.child_by_field_id(f.object)
+            };
+            let receiver = receiver.map_or(NO_EXPR, |r| {
+                if kind != k.explicit_constructor_invocation
+                    && r.kind_id() != k.super_
+                    && has_child_of_kind(node, k.super_)
+                {
+                    let text = strip_whitespace(self.src.node_text(r));
+                    self.push_expr(ExprKind::QualifiedSuper, NO_EXPR, NO_EXPR, text)
+                } else {
+                    self.expr(r)
+                }
+            });
+            let args: Vec<u32> = match node.child_by_field_id(f.arguments) {
+                Some(list) => {
+                    let mut cursor = list.walk();
+                    let nodes: Vec<Node<'t>> = list
+                        .named_children(&mut cursor)
+                        .filter(|a| !a.is_extra())
+                        .collect();
+                    nodes.into_iter().map(|a| self.expr(a)).collect()
+                }
+                None => Vec::new(),
+            };
+            let site = &mut self.facts.ref_sites[site as usize];
+            site.receiver_expr = receiver;
+            site.args = args;
+        } else if kind == k.variable_declarator {
+            let value = node.child_by_field_id(f.value);
+            if let Some(&local) = self.local_of_declarator.get(&id) {
+                let init = value.map_or(NO_EXPR, |v| self.expr(v));
+                self.facts.locals[local as usize].init = init;
+            } else if let Some(&field) = self.field_of_declarator.get(&id) {
+                let init = value.map_or(NO_EXPR, |v| self.expr(v));
+                self.facts.elements[field as usize].init = init;
+            }
+        } else if kind == k.enhanced_for_statement {
+            if let Some(&local) = self.local_of_declarator.get(&id)
+                && let Some(value) = node.child_by_field_id(f.value)
+            {
+                let init = self.expr(value);
+                let local = &mut self.facts.locals[local as usize];
+                local.init = init;
+                local.foreach = true;
+            }
+        } else if kind == k.lambda_expression
+            && let Some(&lambda) = self.lambda_of_node.get(&id)
+            && let Some(body) = node.child_by_field_id(f.body)
+            && body.kind_id() != k.block
+        {
+            let body = self.expr(body);
+            self.facts.elements[lambda as usize].init = body;
+        }
+    }
+
+    fn push_expr(&mut self, kind: ExprKind, a: u32, b: u32, text: String) -> u32 {
+        let index = self.facts.exprs.len() as u32;
+        self.facts.exprs.push(Expr { kind, a, b, text });
+        index
+    }
+
+    /// The expression of an already walked node, built on first use.
+    fn expr(&mut self, node: Node<'t>) -> u32 {
+        self.expr_at(node, 0)
+    }
+
+    fn expr_at(&mut self, node: Node<'t>, depth: u32) -> u32 {
+        let id = node.id();
+        if let Some(&e) = self.expr_of_node.get(&id) {
+            return e;
+        }
+        let k = &self.g.kinds;
+        let f = &self.g.fields;
+        let kind = node.kind_id();
+        let text_of = |n: Node<'t>| self.src.node_text(n);
+        let mut a = NO_EXPR;
+        let mut b = NO_EXPR;
+        let mut text = String::new();
+        let expr_kind = if depth > MAX_EXPR_DEPTH {
+            ExprKind::Other
+        } else if let Some(&local) = self.local_of_node.get(&id) {
+            a = local;
+            ExprKind::Local
+        } else if let Some(&site) = self.site_of_node.get(&id) {
+            a = site;
+            ExprKind::Site
+        } else if kind == k.field_access {
+            // `Outer.this` (a field access that is not a site).
+            match node.child_by_field_id(f.object) {
+                Some(object)
+                    if node
+                        .child_by_field_id(f.field)
+                        .is_some_and(|x| x.kind_id() == k.this) =>
+                {
+                    text = strip_whitespace(text_of(object));
+                    ExprKind::QualifiedThis
+                }
+                _ => ExprKind::Other,
+            }
+        } else if kind == k.this {
+            ExprKind::This
+        } else if kind == k.super_ {
+            ExprKind::Super
+        } else if kind == k.string_literal {
+            ExprKind::StringLit
+        } else if kind == k.character_literal {
+            ExprKind::CharLit
+        } else if kind == k.decimal_integer_literal
+            || kind == k.hex_integer_literal
+            || kind == k.octal_integer_literal
+            || kind == k.binary_integer_literal
+        {
+            if text_of(node).ends_with(['l', 'L']) {
+                ExprKind::LongLit
+            } else {
+                ExprKind::IntLit
+            }
+        } else if kind == k.decimal_floating_point_literal || kind == k.hex_floating_point_literal {
+            if text_of(node).ends_with(['f', 'F']) {
+                ExprKind::FloatLit
+            } else {
+                ExprKind::DoubleLit
+            }
+        } else if kind == k.true_ || kind == k.false_ {
+            ExprKind::BoolLit
+        } else if kind == k.null_literal {
+            ExprKind::NullLit
+        } else if kind == k.class_literal {
+            if let Some(t) = node.named_child(0) {
+                text = erased_type(self.g, self.src, t);
+            }
+            ExprKind::ClassLit
+        } else if kind == k.cast_expression {
+            if let Some(t) = node.child_by_field_id(f.r#type) {
+                text = type_texts(self.g, self.src, t).0;
+            }
+            if let Some(v) = node.child_by_field_id(f.value) {
+                a = self.expr_at(v, depth + 1);
+            }
+            ExprKind::Cast
+        } else if kind == k.parenthesized_expression {
+            if let Some(inner) = first_named_non_extra(node) {
+                a = self.expr_at(inner, depth + 1);
+            }
+            ExprKind::Paren
+        } else if kind == k.ternary_expression {
+            if let Some(c) = node.child_by_field_id(f.consequence) {
+                a = self.expr_at(c, depth + 1);
+            }
+            if let Some(c) = node.child_by_field_id(f.alternative) {
+                b = self.expr_at(c, depth + 1);
+            }
+            ExprKind::Conditional
+        } else if kind == k.array_access {
+            if let Some(array) = node.child_by_field_id(f.array) {
+                a = self.expr_at(array, depth + 1);
+            }
+            ExprKind::ArrayAccess
+        } else if kind == k.array_creation_expression {
+            if let Some(t) = node.child_by_field_id(f.r#type) {
+                text = type_texts(self.g, self.src, t).0;
+            }
+            let mut cursor = node.walk();
+            for child in node.children(&mut cursor) {
+                if child.kind_id() == k.dimensions_expr {
+                    text.push_str("[]");
+                } else if child.kind_id() == k.dimensions {
+                    for _ in 0..text_of(child).matches('[').count() {
+                        text.push_str("[]");
+                    }
+                }
+            }
+            ExprKind::NewArray
+        } else if kind == k.array_initializer {
+            ExprKind::ArrayInit
+        } else if kind == k.lambda_expression {
+            a = self.lambda_of_node.get(&id).copied().unwrap_or(NO_ELEMENT);
+            if a != NO_ELEMENT {
+                b = self.facts.elements[a as usize].init;
+            }
+            ExprKind::Lambda
+        } else if kind == k.binary_expression {
+            text = node
+                .child_by_field_id(f.operator)
+                .map(|o| text_of(o).to_string())
+                .unwrap_or_default();
+            if let Some(l) = node.child_by_field_id(f.left) {
+                a = self.expr_at(l, depth + 1);
+            }
+            if let Some(r) = node.child_by_field_id(f.right) {
+                b = self.expr_at(r, depth + 1);
+            }
+            ExprKind::Binary
+        } else if kind == k.unary_expression {
+            text = node
+                .child_by_field_id(f.operator)
+                .map(|o| text_of(o).to_string())
+                .unwrap_or_default();
+            if let Some(o) = node.child_by_field_id(f.operand) {
+                a = self.expr_at(o, depth + 1);
+            }
+            ExprKind::Unary
+        } else if kind == k.update_expression {
+            text = "++".into();
+            if let Some(o) = first_named_non_extra(node) {
+                a = self.expr_at(o, depth + 1);
+            }
+            ExprKind::Unary
+        } else if kind == k.assignment_expression {
+            text = node
+                .child_by_field_id(f.operator)
+                .map(|o| text_of(o).to_string())
+                .unwrap_or_default();
+            if let Some(l) = node.child_by_field_id(f.left) {
+                a = self.expr_at(l, depth + 1);
+            }
+            if let Some(r) = node.child_by_field_id(f.right) {
+                b = self.expr_at(r, depth + 1);
+            }
+            ExprKind::Assign
+        } else if kind == k.instanceof_expression {
+            ExprKind::InstanceOf
+        } else if kind == k.switch_expression {
+            ExprKind::Switch
+        } else {
+            ExprKind::Other
+        };
+        let index = self.push_expr(expr_kind, a, b, text);
+        self.expr_of_node.insert(id, index);
+        index
     }
 
     // ---- small readers --------------------------------------------------
@@ -1186,6 +1521,12 @@ impl<'s, 't> Walker<'s, 't> {
             }
         }
     }
+}
+
+/// The first named child that is not a comment.
+fn first_named_non_extra(node: Node<'_>) -> Option<Node<'_>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).find(|c| !c.is_extra())
 }
 
 fn strip_whitespace(text: &str) -> String {

@@ -152,7 +152,7 @@ public class A<T extends Comparable<? super T>> extends Base implements Runnable
               method m [p.A] 12-12 @12:11 (Map.Entry<String, U>|Map.Entry e, List<? extends T>|List l) : U|U <U:>
               enum Color [p.A$Color] 13-13 @13:10
                 enum_constant RED [p.A$Color] 13-13 @13:18
-                  anonymous_class <anonymous> [p.A$Color$1] 13-13 @13:22 super=["p.A$Color"]
+                  anonymous_class <anonymous> [p.A$Color$1] 13-13 @13:22 super=["Color"]
                     method f [p.A$Color$1] 13-13 @13:29 : void|void
                 enum_constant GREEN [p.A$Color] 13-13 @13:39
                 constructor <init> [p.A$Color] 13-13 @13:49

@@ -24,7 +24,9 @@ CREATE TABLE IF NOT EXISTS blobs (
 CREATE TABLE IF NOT EXISTS units (
     id      INTEGER PRIMARY KEY,
     blob_id BLOB NOT NULL,
-    digest  BLOB NOT NULL UNIQUE
+    digest  BLOB NOT NULL UNIQUE,
+    -- The blob's resolved references (rkyv archive of Vec<ResolvedRef>).
+    refs    BLOB NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS revisions (
@@ -80,3 +82,12 @@ CREATE TABLE IF NOT EXISTS elements (
 ) WITHOUT ROWID;
 
 CREATE INDEX IF NOT EXISTS elements_by_id ON elements (element_id);
+
+-- The global reference index: which units reference a target element id.
+-- A revision's callers of X are the sites targeting X in the units of its
+-- manifest.
+CREATE TABLE IF NOT EXISTS ref_postings (
+    target  TEXT NOT NULL,
+    unit_id INTEGER NOT NULL,
+    PRIMARY KEY (target, unit_id)
+) WITHOUT ROWID;

@@ -1,0 +1,1561 @@
+//! Resolution of one file's reference sites against the symbol table:
+//! typing receivers and arguments, member lookup through the hierarchy,
+//! overload resolution in javac's three phases, and simple inference of
+//! method type arguments (from arguments, explicit type arguments and
+//! lambda bodies).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::sig::{class_key, parse_type};
+use super::table::{ClassEntry, SymbolTable};
+use super::ty::{Found, OBJECT, STRING, Subst, Ty};
+use super::{Confidence, RefTargetKind, ResolvedRef};
+use crate::facts::{ExprKind, FileFacts, NO_ELEMENT, NO_EXPR, RefKind, RefSite};
+use crate::names::Qualifier;
+use crate::symbols::{ClassKind, MethodSig, Prim, TypeSig, flags};
+
+/// What a name or expression denotes.
+#[derive(Debug, Clone)]
+enum Denoted {
+    Value(Ty),
+    Type(Arc<str>),
+    Package(String),
+}
+
+/// The resolution of one site.
+#[derive(Debug, Clone)]
+enum Target {
+    /// Nothing to report (a type or package name, `array.length`).
+    Nothing,
+    /// A method or constructor.
+    Method {
+        found: Found,
+        confidence: Confidence,
+        alternatives: Vec<Found>,
+    },
+    /// A field or enum constant.
+    Field {
+        class: Arc<ClassEntry>,
+        index: usize,
+    },
+    /// An anonymous class implementing an interface.
+    AnonymousInterface(Arc<ClassEntry>),
+    /// A value or call that could not be resolved.
+    Unresolved,
+}
+
+#[derive(Debug, Clone)]
+struct SiteResult {
+    target: Target,
+    denoted: Denoted,
+}
+
+#[derive(Debug, Clone)]
+enum SiteState {
+    Pending,
+    InProgress,
+    Done(SiteResult),
+}
+
+/// Where a lambda or method reference gets its target type from.
+#[derive(Debug, Clone, Copy)]
+enum Context {
+    /// An argument of call site `0`.
+    Arg(u32),
+    /// The declared type of local `0`.
+    Local(u32),
+    /// The declared type of field element `0`.
+    Field(u32),
+}
+
+/// Marks a method type variable during inference.
+const HOLE: char = '\u{1}';
+
+pub(crate) struct FileResolver<'a> {
+    table: &'a SymbolTable,
+    q: &'a Qualifier<'a>,
+    facts: &'a FileFacts,
+    sites: Vec<SiteState>,
+    expr_types: Vec<Option<Ty>>,
+    local_types: Vec<Option<Ty>>,
+    lambda_params: HashMap<u32, Vec<Ty>>,
+    method_ref_targets: HashMap<u32, Ty>,
+    contexts: HashMap<(bool, u32), Context>,
+    depth: u32,
+}
+
+/// Deepest chain of resolutions (receivers of receivers, locals' types).
+const MAX_DEPTH: u32 = 200;
+
+impl<'a> FileResolver<'a> {
+    pub(crate) fn new(table: &'a SymbolTable, q: &'a Qualifier<'a>, facts: &'a FileFacts) -> Self {
+        let mut contexts = HashMap::new();
+        let mut note = |facts: &FileFacts, e: u32, context: Context| {
+            let e = unwrap_parens(facts, e);
+            if e == NO_EXPR {
+                return;
+            }
+            let expr = &facts.exprs[e as usize];
+            match expr.kind {
+                ExprKind::Lambda if expr.a != NO_ELEMENT => {
+                    contexts.insert((true, expr.a), context);
+                }
+                ExprKind::Site if facts.ref_sites[expr.a as usize].kind == RefKind::MethodRef => {
+                    contexts.insert((false, expr.a), context);
+                }
+                _ => {}
+            }
+        };
+        for (index, site) in facts.ref_sites.iter().enumerate() {
+            for &arg in &site.args {
+                note(facts, arg, Context::Arg(index as u32));
+            }
+        }
+        for (index, local) in facts.locals.iter().enumerate() {
+            if local.init != NO_EXPR && !local.foreach {
+                note(facts, local.init, Context::Local(index as u32));
+            }
+        }
+        for (index, element) in facts.elements.iter().enumerate() {
+            if element.init != NO_EXPR && element.kind == crate::facts::ElementKind::Field {
+                note(facts, element.init, Context::Field(index as u32));
+            }
+        }
+        Self {
+            table,
+            q,
+            facts,
+            sites: vec![SiteState::Pending; facts.ref_sites.len()],
+            expr_types: vec![None; facts.exprs.len()],
+            local_types: vec![None; facts.locals.len()],
+            lambda_params: HashMap::new(),
+            method_ref_targets: HashMap::new(),
+            contexts,
+            depth: 0,
+        }
+    }
+
+    /// Resolves every site of the file.
+    pub(crate) fn resolve_all(&mut self) -> Vec<ResolvedRef> {
+        let mut out = Vec::with_capacity(self.facts.ref_sites.len());
+        for index in 0..self.facts.ref_sites.len() as u32 {
+            let result = self.site(index);
+            if let Some(r) = self.output(index, &result) {
+                out.push(r);
+            }
+        }
+        out
+    }
+
+    // ---- output -----------------------------------------------------------
+
+    fn output(&self, index: u32, result: &SiteResult) -> Option<ResolvedRef> {
+        let site = &self.facts.ref_sites[index as usize];
+        let kind = match site.kind {
+            RefKind::Call => RefTargetKind::Call,
+            RefKind::New => RefTargetKind::New,
+            RefKind::MethodRef => RefTargetKind::MethodRef,
+            RefKind::CtorCall => RefTargetKind::CtorCall,
+            RefKind::FieldAccess | RefKind::Name => RefTargetKind::Field,
+        };
+        let mut out = ResolvedRef {
+            site: index,
+            kind,
+            confidence: Confidence::Unresolved,
+            owner: String::new(),
+            name: match site.kind {
+                RefKind::New | RefKind::CtorCall => "<init>".into(),
+                RefKind::MethodRef if site.name == "new" => "<init>".into(),
+                _ => site.name.clone(),
+            },
+            params: Vec::new(),
+            is_static: false,
+            decl_file: None,
+            decl_line: 0,
+            implicit: false,
+            alternatives: Vec::new(),
+        };
+        match &result.target {
+            Target::Nothing => return None,
+            Target::Unresolved => {
+                if matches!(site.kind, RefKind::Name | RefKind::FieldAccess) && site.is_qualifier {
+                    return None;
+                }
+            }
+            Target::Field { class, index } => {
+                let field = &class.sig.fields[*index];
+                out.owner = class.sig.binary_name.to_string();
+                out.name = field.name.to_string();
+                out.is_static = field.flags & flags::STATIC != 0;
+                out.confidence = self.certain(class);
+                if let Some(d) = field.decl {
+                    out.decl_file = Some(self.table.paths[d.file as usize].clone());
+                    out.decl_line = d.line;
+                }
+            }
+            Target::AnonymousInterface(class) => {
+                out.owner = class.sig.binary_name.to_string();
+                out.confidence = self.certain(class);
+                out.implicit = true;
+                if let Some(d) = class.sig.decl {
+                    out.decl_file = Some(self.table.paths[d.file as usize].clone());
+                    out.decl_line = d.line;
+                }
+            }
+            Target::Method {
+                found,
+                confidence,
+                alternatives,
+            } => {
+                let m = found.method();
+                out.owner = found.class.sig.binary_name.to_string();
+                out.name = m.name.to_string();
+                out.params = self.erased_params(found);
+                out.is_static = m.flags & flags::STATIC != 0;
+                out.implicit = m.flags & flags::IMPLICIT != 0;
+                out.confidence = match confidence {
+                    Confidence::Exact => self.certain(&found.class),
+                    other => *other,
+                };
+                if let Some(d) = m.decl {
+                    out.decl_file = Some(self.table.paths[d.file as usize].clone());
+                    out.decl_line = d.line;
+                }
+                out.alternatives = alternatives
+                    .iter()
+                    .map(|a| {
+                        format!(
+                            "{}#{}({})",
+                            a.class.sig.binary_name,
+                            a.method().name,
+                            self.erased_params(a).join(",")
+                        )
+                    })
+                    .collect();
+            }
+        }
+        Some(out)
+    }
+
+    fn certain(&self, class: &ClassEntry) -> Confidence {
+        if class.is_source() {
+            Confidence::Exact
+        } else {
+            Confidence::External
+        }
+    }
+
+    fn erased_params(&self, found: &Found) -> Vec<String> {
+        if let Some(erased) = found.class.erased_params.get(found.index) {
+            return erased.iter().map(|s| s.to_string()).collect();
+        }
+        let m = found.method();
+        let scopes = [
+            m.type_params.as_slice(),
+            found.class.sig.type_params.as_slice(),
+        ];
+        m.params
+            .iter()
+            .map(|p| {
+                self.table
+                    .instantiate(p, &Subst::default(), &scopes)
+                    .erased_name()
+            })
+            .collect()
+    }
+
+    // ---- sites --------------------------------------------------------------
+
+    fn site(&mut self, index: u32) -> SiteResult {
+        match &self.sites[index as usize] {
+            SiteState::Done(r) => return r.clone(),
+            SiteState::InProgress => {
+                return SiteResult {
+                    target: Target::Unresolved,
+                    denoted: Denoted::Value(Ty::Unknown),
+                };
+            }
+            SiteState::Pending => {}
+        }
+        if self.depth > MAX_DEPTH {
+            return SiteResult {
+                target: Target::Unresolved,
+                denoted: Denoted::Value(Ty::Unknown),
+            };
+        }
+        self.sites[index as usize] = SiteState::InProgress;
+        self.depth += 1;
+        let site = &self.facts.ref_sites[index as usize];
+        let result = match site.kind {
+            RefKind::Call => self.call(index),
+            RefKind::New => self.new_site(index),
+            RefKind::CtorCall => self.ctor_call(index),
+            RefKind::MethodRef => self.method_ref(index),
+            RefKind::Name => self.name(index),
+            RefKind::FieldAccess => self.field_access(index),
+        };
+        self.depth -= 1;
+        self.sites[index as usize] = SiteState::Done(result.clone());
+        result
+    }
+
+    fn enclosing_types(&self, element: u32) -> Vec<u32> {
+        if element == NO_ELEMENT {
+            return Vec::new();
+        }
+        self.facts
+            .ancestry(element)
+            .filter(|&i| self.facts.elements[i as usize].kind.is_type())
+            .collect()
+    }
+
+    fn this_type(&self, type_element: u32) -> Ty {
+        Ty::Class(class_key(self.facts, type_element).into(), Arc::from([]))
+    }
+
+    fn type_ty(&self, key: &str) -> Ty {
+        Ty::Class(key.into(), Arc::from([]))
+    }
+
+    fn unresolved() -> SiteResult {
+        SiteResult {
+            target: Target::Unresolved,
+            denoted: Denoted::Value(Ty::Unknown),
+        }
+    }
+
+    fn call(&mut self, index: u32) -> SiteResult {
+        let facts = self.facts;
+        let site = &facts.ref_sites[index as usize];
+        let candidates = match self.receiver(site) {
+            Receiver::Implicit => {
+                let mut found = Vec::new();
+                for t in self.enclosing_types(site.enclosing) {
+                    let ty = self.this_type(t);
+                    found = self.table.methods_named(&ty, &site.name);
+                    if !found.is_empty() {
+                        break;
+                    }
+                }
+                if found.is_empty() {
+                    found = self.static_imported_methods(&site.name);
+                }
+                found
+            }
+            Receiver::Value(ty) | Receiver::Static(ty) => self.table.methods_named(&ty, &site.name),
+            Receiver::None => return Self::unresolved(),
+        };
+        self.choose_and_type(index, candidates)
+    }
+
+    fn static_imported_methods(&self, name: &str) -> Vec<Found> {
+        for on_demand in [false, true] {
+            for import in self
+                .facts
+                .imports
+                .iter()
+                .filter(|i| i.is_static && i.on_demand == on_demand)
+            {
+                let owner = if on_demand {
+                    import.path.as_str()
+                } else {
+                    match import.path.rsplit_once('.') {
+                        Some((owner, member)) if member == name => owner,
+                        _ => continue,
+                    }
+                };
+                let Some(key) = self.q.resolve_type_name(NO_ELEMENT, owner) else {
+                    continue;
+                };
+                let found: Vec<Found> = self
+                    .table
+                    .methods_named(&self.type_ty(&key), name)
+                    .into_iter()
+                    .filter(|f| f.method().flags & flags::STATIC != 0)
+                    .collect();
+                if !found.is_empty() {
+                    return found;
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    fn static_imported_field(&self, name: &str) -> Option<(Arc<ClassEntry>, usize)> {
+        for on_demand in [false, true] {
+            for import in self
+                .facts
+                .imports
+                .iter()
+                .filter(|i| i.is_static && i.on_demand == on_demand)
+            {
+                let owner = if on_demand {
+                    import.path.as_str()
+                } else {
+                    match import.path.rsplit_once('.') {
+                        Some((owner, member)) if member == name => owner,
+                        _ => continue,
+                    }
+                };
+                let Some(key) = self.q.resolve_type_name(NO_ELEMENT, owner) else {
+                    continue;
+                };
+                if let Some((class, index, _)) = self.table.field_named(&self.type_ty(&key), name)
+                    && class.sig.fields[index].flags & flags::STATIC != 0
+                {
+                    return Some((class, index));
+                }
+            }
+        }
+        None
+    }
+
+    /// Picks the method of a call among candidates and types the call.
+    fn choose_and_type(&mut self, index: u32, candidates: Vec<Found>) -> SiteResult {
+        if candidates.is_empty() {
+            return Self::unresolved();
+        }
+        let site = &self.facts.ref_sites[index as usize];
+        let context = site.enclosing;
+        let args: Vec<Ty> = site
+            .args
+            .clone()
+            .iter()
+            .map(|&e| self.arg_type(e, context))
+            .collect();
+        let (found, confidence, alternatives) = self.choose(candidates, &args);
+        let ret = self.infer_and_return(index, &found, &args);
+        SiteResult {
+            target: Target::Method {
+                found,
+                confidence,
+                alternatives,
+            },
+            denoted: Denoted::Value(ret),
+        }
+    }
+
+    /// Overload resolution: applicable by arity and argument types in
+    /// javac's three phases, then the most specific.
+    fn choose(&self, candidates: Vec<Found>, args: &[Ty]) -> (Found, Confidence, Vec<Found>) {
+        let params: Vec<Vec<Ty>> = candidates.iter().map(|c| self.param_types(c)).collect();
+        for phase in 1..=3 {
+            let applicable: Vec<usize> = (0..candidates.len())
+                .filter(|&i| self.applicable(&candidates[i], &params[i], args, phase))
+                .collect();
+            if applicable.is_empty() {
+                continue;
+            }
+            let most: Vec<usize> = applicable
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    applicable.iter().all(|&j| {
+                        i == j || self.at_least_as_specific(&params[i], &params[j], phase)
+                    })
+                })
+                .collect();
+            let best = most.first().copied().unwrap_or(applicable[0]);
+            let unsure_args = args.iter().any(|a| matches!(a, Ty::Unknown));
+            let confidence = if applicable.len() == 1 || (most.len() == 1 && !unsure_args) {
+                Confidence::Exact
+            } else {
+                Confidence::Ambiguous
+            };
+            let alternatives = if confidence == Confidence::Ambiguous {
+                applicable
+                    .iter()
+                    .filter(|&&i| i != best)
+                    .map(|&i| candidates[i].clone())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            return (candidates[best].clone(), confidence, alternatives);
+        }
+        // Nothing applicable: our argument types are probably wrong. A
+        // single candidate of the right arity is still javac's choice.
+        let by_arity: Vec<usize> = (0..candidates.len())
+            .filter(|&i| self.arity_fits(&candidates[i], args.len()))
+            .collect();
+        match by_arity.as_slice() {
+            [only] => (candidates[*only].clone(), Confidence::Exact, Vec::new()),
+            [first, rest @ ..] => (
+                candidates[*first].clone(),
+                Confidence::Ambiguous,
+                rest.iter().map(|&i| candidates[i].clone()).collect(),
+            ),
+            [] => {
+                let mut rest = candidates;
+                let first = rest.remove(0);
+                (first, Confidence::Ambiguous, rest)
+            }
+        }
+    }
+
+    fn arity_fits(&self, c: &Found, n: usize) -> bool {
+        let m = c.method();
+        m.params.len() == n || (m.flags & flags::VARARGS != 0 && n + 1 >= m.params.len())
+    }
+
+    fn param_types(&self, c: &Found) -> Vec<Ty> {
+        let m = c.method();
+        let scopes = [m.type_params.as_slice(), c.class.sig.type_params.as_slice()];
+        m.params
+            .iter()
+            .map(|p| self.table.instantiate(p, &c.subst, &scopes))
+            .collect()
+    }
+
+    fn applicable(&self, c: &Found, params: &[Ty], args: &[Ty], phase: u8) -> bool {
+        let m = c.method();
+        let boxing = phase >= 2;
+        if phase < 3 {
+            return params.len() == args.len()
+                && args
+                    .iter()
+                    .zip(params)
+                    .all(|(a, p)| self.compatible(a, p, boxing));
+        }
+        if m.flags & flags::VARARGS == 0 || params.is_empty() || args.len() + 1 < params.len() {
+            return false;
+        }
+        let n_fixed = params.len() - 1;
+        let element = match &params[n_fixed] {
+            Ty::Array(e) => (**e).clone(),
+            _ => Ty::Unknown,
+        };
+        args[..n_fixed]
+            .iter()
+            .zip(params)
+            .all(|(a, p)| self.compatible(a, p, true))
+            && args[n_fixed..]
+                .iter()
+                .all(|a| self.compatible(a, &element, true))
+    }
+
+    fn at_least_as_specific(&self, a: &[Ty], b: &[Ty], phase: u8) -> bool {
+        if phase < 3 && a.len() != b.len() {
+            return false;
+        }
+        a.iter().zip(b).all(|(x, y)| match (x, y) {
+            (Ty::Unknown, _) | (_, Ty::Unknown) => true,
+            // Subtyping only: a primitive and a reference type are never
+            // subtypes of each other.
+            _ => self.compatible(x, y, false),
+        })
+    }
+
+    /// Whether an argument of type `arg` can be passed for `param`.
+    fn compatible(&self, arg: &Ty, param: &Ty, boxing: bool) -> bool {
+        match (arg, param) {
+            (Ty::Unknown, _) | (_, Ty::Unknown) => true,
+            (Ty::Lambda(_, arity), p) => match p {
+                Ty::Class(name, _) => match self.table.get(name) {
+                    None => true,
+                    Some(entry) if entry.sig.kind != ClassKind::Interface => false,
+                    Some(_) => self
+                        .table
+                        .functional_method(p)
+                        .is_some_and(|f| f.method().params.len() == *arity as usize),
+                },
+                _ => false,
+            },
+            (Ty::MethodRef(_), p) => match p {
+                Ty::Class(name, _) => match self.table.get(name) {
+                    None => true,
+                    Some(_) => self.table.functional_method(p).is_some(),
+                },
+                _ => false,
+            },
+            (Ty::Null, p) => p.is_reference(),
+            (Ty::Prim(a), Ty::Prim(b)) => widens(*a, *b),
+            (Ty::Prim(a), Ty::Class(b, _)) => boxing && self.table.is_subclass(a.boxed(), b),
+            (Ty::Class(a, _), Ty::Prim(b)) => {
+                boxing && Prim::unboxed(a).is_some_and(|u| widens(u, *b))
+            }
+            (Ty::Class(a, _), Ty::Class(b, _)) => self.table.is_subclass(a, b),
+            (Ty::Array(a), Ty::Array(b)) => match (&**a, &**b) {
+                (Ty::Prim(x), Ty::Prim(y)) => x == y,
+                (Ty::Prim(_), _) | (_, Ty::Prim(_)) => false,
+                (x, y) => self.compatible(x, y, false),
+            },
+            (Ty::Array(_), Ty::Class(b, _)) => {
+                matches!(
+                    &**b,
+                    OBJECT | "java.lang.Cloneable" | "java.io.Serializable"
+                )
+            }
+            _ => false,
+        }
+    }
+
+    /// Binds the method's type variables from the arguments (and explicit
+    /// type arguments, and lambda bodies), types lambda parameters and
+    /// method references passed to it, and returns the call's type.
+    fn infer_and_return(&mut self, index: u32, found: &Found, args: &[Ty]) -> Ty {
+        let m = found.method().clone();
+        let class_params = found.class.sig.type_params.clone();
+        let site = &self.facts.ref_sites[index as usize];
+        let context = site.enclosing;
+        let mut holes = found.subst.clone();
+        for p in &m.type_params {
+            holes.bind(p.name.clone(), Ty::class(&format!("{HOLE}{}", p.name)));
+        }
+        let mut bindings = Subst::default();
+        // Explicit type arguments.
+        if !site.type_text.is_empty() && site.type_text.starts_with('<') {
+            let inner = &site.type_text[1..site.type_text.len().saturating_sub(1)];
+            let explicit = split_top_level(inner);
+            if explicit.len() == m.type_params.len() {
+                for (p, text) in m.type_params.iter().zip(explicit) {
+                    let sig = parse_type(self.q, context, text);
+                    let ty = self.context_type(context, &sig);
+                    bindings.bind(p.name.clone(), ty);
+                }
+            }
+        }
+        let scopes = [m.type_params.as_slice(), class_params.as_slice()];
+        let patterns: Vec<Ty> = m
+            .params
+            .iter()
+            .map(|p| self.table.instantiate(p, &holes, &scopes))
+            .collect();
+        let pattern_at = |i: usize| -> Option<Ty> {
+            if i + 1 < patterns.len() || (i + 1 == patterns.len() && args.len() == patterns.len()) {
+                let p = patterns.get(i)?.clone();
+                if i + 1 == patterns.len()
+                    && m.flags & flags::VARARGS != 0
+                    && !matches!(args.get(i), Some(Ty::Array(_)) | Some(Ty::Null))
+                    && let Ty::Array(e) = &p
+                {
+                    return Some((**e).clone());
+                }
+                Some(p)
+            } else if m.flags & flags::VARARGS != 0 {
+                match patterns.last()? {
+                    Ty::Array(e) => Some((**e).clone()),
+                    _ => None,
+                }
+            } else {
+                None
+            }
+        };
+        for (i, arg) in args.iter().enumerate() {
+            if matches!(
+                arg,
+                Ty::Lambda(..) | Ty::MethodRef(_) | Ty::Unknown | Ty::Null
+            ) {
+                continue;
+            }
+            if let Some(pattern) = pattern_at(i) {
+                self.unify(&pattern, arg, &mut bindings, 0);
+            }
+        }
+        // Lambdas and method references: their targets, then what their
+        // results say about the remaining variables.
+        for (i, arg) in args.iter().enumerate() {
+            let (Ty::Lambda(..) | Ty::MethodRef(_)) = arg else {
+                continue;
+            };
+            let Some(pattern) = pattern_at(i) else {
+                continue;
+            };
+            let target = self.fill_holes(&pattern, &bindings, &m, &class_params, &found.subst);
+            let Some(sam) = self.table.functional_method(&target) else {
+                continue;
+            };
+            let sam_m = sam.method().clone();
+            let sam_scopes = [
+                sam_m.type_params.as_slice(),
+                sam.class.sig.type_params.as_slice(),
+            ];
+            let result_ty = match arg {
+                Ty::Lambda(lambda, _) => {
+                    let param_types: Vec<Ty> = sam_m
+                        .params
+                        .iter()
+                        .map(|p| self.table.instantiate(p, &sam.subst, &sam_scopes))
+                        .collect();
+                    self.lambda_params.insert(*lambda, param_types);
+                    let body = self.facts.elements[*lambda as usize].init;
+                    if body == NO_EXPR {
+                        None
+                    } else {
+                        Some(self.type_of(body, *lambda))
+                    }
+                }
+                Ty::MethodRef(ref_site) => {
+                    self.method_ref_targets.insert(*ref_site, target.clone());
+                    match self.site(*ref_site).target {
+                        Target::Method { found, .. } => Some(self.method_ref_result(&found)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            if let Some(result) = result_ty.filter(|t| !matches!(t, Ty::Unknown)) {
+                // The functional method's return type, seen with holes.
+                let pattern_target = {
+                    let Ty::Class(..) = &pattern else { continue };
+                    pattern.clone()
+                };
+                if let Some(sam_holes) = self.table.functional_method(&pattern_target) {
+                    let hm = sam_holes.method();
+                    let scopes = [
+                        hm.type_params.as_slice(),
+                        sam_holes.class.sig.type_params.as_slice(),
+                    ];
+                    let ret_pattern = self.table.instantiate(&hm.ret, &sam_holes.subst, &scopes);
+                    let boxed = box_if_primitive(&result);
+                    self.unify(&ret_pattern, &boxed, &mut bindings, 0);
+                }
+            }
+        }
+        if &*m.name == "<init>" {
+            return Ty::Unknown;
+        }
+        if &*m.name == "getClass" && m.params.is_empty() {
+            return Ty::class("java.lang.Class");
+        }
+        let mut full = found.subst.clone();
+        for (name, ty) in &bindings.0 {
+            full.bind(name.clone(), ty.clone());
+        }
+        self.table.instantiate(&m.ret, &full, &scopes)
+    }
+
+    /// The type a method reference's method produces.
+    fn method_ref_result(&self, found: &Found) -> Ty {
+        let m = found.method();
+        if &*m.name == "<init>" {
+            return self.type_ty(&found.class.sig.name);
+        }
+        let scopes = [
+            m.type_params.as_slice(),
+            found.class.sig.type_params.as_slice(),
+        ];
+        box_if_primitive(&self.table.instantiate(&m.ret, &found.subst, &scopes))
+    }
+
+    /// Replaces the holes of a pattern with their bindings, or with the
+    /// erasure of their bounds.
+    fn fill_holes(
+        &self,
+        pattern: &Ty,
+        bindings: &Subst,
+        m: &MethodSig,
+        class_params: &[crate::symbols::TypeParamSig],
+        class_subst: &Subst,
+    ) -> Ty {
+        match pattern {
+            Ty::Class(name, args) => {
+                if let Some(var) = name.strip_prefix(HOLE) {
+                    if let Some(t) = bindings.get(var) {
+                        return t.clone();
+                    }
+                    let scopes = [m.type_params.as_slice(), class_params];
+                    return self
+                        .table
+                        .instantiate(&TypeSig::Var(var.into()), class_subst, &scopes);
+                }
+                let args: Vec<Ty> = args
+                    .iter()
+                    .map(|a| self.fill_holes(a, bindings, m, class_params, class_subst))
+                    .collect();
+                Ty::Class(name.clone(), args.into())
+            }
+            Ty::Array(inner) => Ty::Array(Arc::new(self.fill_holes(
+                inner,
+                bindings,
+                m,
+                class_params,
+                class_subst,
+            ))),
+            other => other.clone(),
+        }
+    }
+
+    /// Binds holes in `pattern` to the matching parts of `actual`.
+    fn unify(&self, pattern: &Ty, actual: &Ty, bindings: &mut Subst, depth: u32) {
+        if depth > 8 {
+            return;
+        }
+        match (pattern, actual) {
+            (Ty::Class(name, _), _) if name.starts_with(HOLE) => {
+                let var = &name[HOLE.len_utf8()..];
+                if bindings.get(var).is_none() && !matches!(actual, Ty::Unknown | Ty::Null) {
+                    bindings.bind(var.into(), box_if_primitive(actual));
+                }
+            }
+            (Ty::Array(p), Ty::Array(a)) => self.unify(p, a, bindings, depth + 1),
+            (Ty::Class(p_name, p_args), Ty::Class(..)) if !p_args.is_empty() => {
+                let Some(Ty::Class(_, a_args)) = self.table.as_super(actual, p_name) else {
+                    return;
+                };
+                if a_args.len() == p_args.len() {
+                    for (p, a) in p_args.iter().zip(a_args.iter()) {
+                        self.unify(p, a, bindings, depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn new_site(&mut self, index: u32) -> SiteResult {
+        let facts = self.facts;
+        let site = &facts.ref_sites[index as usize];
+        let context = site.enclosing;
+        let ty = if site.receiver_expr != NO_EXPR {
+            // `outer.new Inner()`: a member type of the outer instance's type.
+            match self.type_of(site.receiver_expr, context) {
+                Ty::Class(outer, _) => {
+                    let simple = site.name.rsplit('.').next().unwrap_or(&site.name);
+                    match self.q.universe().member_type(&outer, simple, true) {
+                        Some(key) => self.type_ty(&key),
+                        None => Ty::Unknown,
+                    }
+                }
+                _ => Ty::Unknown,
+            }
+        } else {
+            let sig = parse_type(self.q, context, &site.type_text);
+            self.context_type(context, &sig)
+        };
+        let Ty::Class(key, _) = &ty else {
+            return Self::unresolved();
+        };
+        let Some(entry) = self.table.get(key) else {
+            return SiteResult {
+                target: Target::Unresolved,
+                denoted: Denoted::Value(ty),
+            };
+        };
+        if site.anonymous_class != NO_ELEMENT && entry.sig.kind == ClassKind::Interface {
+            return SiteResult {
+                target: Target::AnonymousInterface(entry),
+                denoted: Denoted::Value(ty),
+            };
+        }
+        let constructors = self.constructors(&entry, &ty);
+        let mut result = self.choose_and_type(index, constructors);
+        result.denoted = Denoted::Value(ty);
+        result
+    }
+
+    fn constructors(&self, entry: &Arc<ClassEntry>, ty: &Ty) -> Vec<Found> {
+        let args = match ty {
+            Ty::Class(_, args) => args.clone(),
+            _ => Arc::from([]),
+        };
+        let subst = self.table.class_subst(&entry.sig, &args);
+        entry
+            .sig
+            .methods
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| &*m.name == "<init>")
+            .map(|(index, _)| Found {
+                class: entry.clone(),
+                index,
+                subst: subst.clone(),
+            })
+            .collect()
+    }
+
+    fn ctor_call(&mut self, index: u32) -> SiteResult {
+        let site = &self.facts.ref_sites[index as usize];
+        let Some(&this) = self.enclosing_types(site.enclosing).first() else {
+            return Self::unresolved();
+        };
+        let this_ty = self.this_type(this);
+        let ty = if site.name == "super" {
+            match self.table.supertypes_split(&this_ty).0 {
+                Some(t) => t,
+                None => return Self::unresolved(),
+            }
+        } else {
+            this_ty
+        };
+        let Some(entry) = ty.class_name().and_then(|n| self.table.get(n)) else {
+            return Self::unresolved();
+        };
+        let constructors = self.constructors(&entry, &ty);
+        let mut result = self.choose_and_type(index, constructors);
+        result.denoted = Denoted::Value(Ty::Unknown);
+        result
+    }
+
+    fn method_ref(&mut self, index: u32) -> SiteResult {
+        let facts = self.facts;
+        let site = &facts.ref_sites[index as usize];
+        let context = site.enclosing;
+        // The receiver: a type, an expression, or `super`.
+        let (receiver_ty, is_type) = match self.receiver(site) {
+            Receiver::Value(ty) => (ty, false),
+            Receiver::Static(ty) => (ty, true),
+            Receiver::Implicit | Receiver::None => {
+                let sig = parse_type(self.q, context, &site.receiver_text);
+                let ty = self.context_type(context, &sig);
+                if matches!(ty, Ty::Unknown) {
+                    return Self::unresolved();
+                }
+                (ty, true)
+            }
+        };
+        // The functional interface it is converted to, when known.
+        let target = self.method_ref_target(index);
+        let sam_arity = target
+            .as_ref()
+            .and_then(|t| self.table.functional_method(t))
+            .map(|f| f.method().params.len());
+        if site.name == "new" {
+            if let Ty::Array(_) = receiver_ty {
+                return SiteResult {
+                    target: Target::Nothing,
+                    denoted: Denoted::Value(Ty::Unknown),
+                };
+            }
+            let Some(entry) = receiver_ty.class_name().and_then(|n| self.table.get(n)) else {
+                return Self::unresolved();
+            };
+            let mut constructors = self.constructors(&entry, &receiver_ty);
+            if let Some(n) = sam_arity {
+                let fitting: Vec<Found> = constructors
+                    .iter()
+                    .filter(|c| self.arity_fits(c, n))
+                    .cloned()
+                    .collect();
+                if !fitting.is_empty() {
+                    constructors = fitting;
+                }
+            }
+            return self.pick_reference(constructors);
+        }
+        let all = self.table.methods_named(&receiver_ty, &site.name);
+        let fitting: Vec<Found> = match sam_arity {
+            Some(n) => all
+                .iter()
+                .filter(|c| {
+                    let m = c.method();
+                    let is_static = m.flags & flags::STATIC != 0;
+                    if is_type {
+                        (is_static && self.arity_fits(c, n))
+                            || (!is_static && n >= 1 && m.params.len() == n - 1)
+                    } else {
+                        self.arity_fits(c, n)
+                    }
+                })
+                .cloned()
+                .collect(),
+            None => Vec::new(),
+        };
+        if fitting.is_empty() {
+            self.pick_reference(all)
+        } else {
+            self.pick_reference(fitting)
+        }
+    }
+
+    fn pick_reference(&self, mut candidates: Vec<Found>) -> SiteResult {
+        if candidates.is_empty() {
+            return Self::unresolved();
+        }
+        let first = candidates.remove(0);
+        let confidence = if candidates.is_empty() {
+            Confidence::Exact
+        } else {
+            Confidence::Ambiguous
+        };
+        SiteResult {
+            target: Target::Method {
+                found: first,
+                confidence,
+                alternatives: candidates,
+            },
+            denoted: Denoted::Value(Ty::Unknown),
+        }
+    }
+
+    /// The functional interface type a method reference is converted to.
+    fn method_ref_target(&mut self, index: u32) -> Option<Ty> {
+        if let Some(t) = self.method_ref_targets.get(&index) {
+            return Some(t.clone());
+        }
+        match *self.contexts.get(&(false, index))? {
+            Context::Arg(call) => {
+                self.site(call);
+                self.method_ref_targets.get(&index).cloned()
+            }
+            Context::Local(local) => Some(self.local_declared_type(local)),
+            Context::Field(field) => Some(self.field_declared_type(field)),
+        }
+    }
+
+    fn name(&mut self, index: u32) -> SiteResult {
+        let site = &self.facts.ref_sites[index as usize];
+        let name = site.name.as_str();
+        // A field in scope: of an enclosing class, outward.
+        for t in self.enclosing_types(site.enclosing) {
+            let ty = self.this_type(t);
+            if let Some((class, index, subst)) = self.table.field_named(&ty, name) {
+                return self.field_result(class, index, &subst);
+            }
+        }
+        if let Some((class, index)) = self.static_imported_field(name) {
+            let subst = self.table.class_subst(&class.sig, &[]);
+            return self.field_result(class, index, &subst);
+        }
+        // Otherwise a type, or a package.
+        if let Some(key) = self.q.resolve_type_name(site.enclosing, name) {
+            return SiteResult {
+                target: Target::Nothing,
+                denoted: Denoted::Type(key.into()),
+            };
+        }
+        SiteResult {
+            target: if site.is_qualifier {
+                Target::Nothing
+            } else {
+                Target::Unresolved
+            },
+            denoted: Denoted::Package(name.to_string()),
+        }
+    }
+
+    fn field_result(&self, class: Arc<ClassEntry>, index: usize, subst: &Subst) -> SiteResult {
+        let field = &class.sig.fields[index];
+        let scopes = [class.sig.type_params.as_slice()];
+        let ty = self.table.instantiate(&field.ty, subst, &scopes);
+        SiteResult {
+            target: Target::Field { class, index },
+            denoted: Denoted::Value(ty),
+        }
+    }
+
+    fn field_access(&mut self, index: u32) -> SiteResult {
+        let facts = self.facts;
+        let site = &facts.ref_sites[index as usize];
+        let name = site.name.as_str();
+        let receiver = self.receiver(site);
+        match receiver {
+            Receiver::Value(Ty::Array(_)) if name == "length" => SiteResult {
+                target: Target::Nothing,
+                denoted: Denoted::Value(Ty::Prim(Prim::Int)),
+            },
+            Receiver::Value(ty) => match self.table.field_named(&ty, name) {
+                Some((class, index, subst)) => self.field_result(class, index, &subst),
+                None => Self::unresolved(),
+            },
+            Receiver::Static(ty) => {
+                let key = ty.class_name().cloned().unwrap_or_else(|| "".into());
+                if let Some((class, index, subst)) = self.table.field_named(&ty, name) {
+                    return self.field_result(class, index, &subst);
+                }
+                match self.q.universe().member_type(&key, name, true) {
+                    Some(member) => SiteResult {
+                        target: Target::Nothing,
+                        denoted: Denoted::Type(member.into()),
+                    },
+                    None => Self::unresolved(),
+                }
+            }
+            Receiver::None => {
+                // A package prefix: this is a type or a longer package.
+                let prefix = self.package_text(site.receiver_expr);
+                match prefix {
+                    Some(prefix) => {
+                        let full = format!("{prefix}.{name}");
+                        if self.q.universe().get(&full).is_some() {
+                            SiteResult {
+                                target: Target::Nothing,
+                                denoted: Denoted::Type(full.into()),
+                            }
+                        } else {
+                            SiteResult {
+                                target: if site.is_qualifier {
+                                    Target::Nothing
+                                } else {
+                                    Target::Unresolved
+                                },
+                                denoted: Denoted::Package(full),
+                            }
+                        }
+                    }
+                    None => Self::unresolved(),
+                }
+            }
+            Receiver::Implicit => Self::unresolved(),
+        }
+    }
+
+    fn package_text(&mut self, e: u32) -> Option<String> {
+        if e == NO_EXPR {
+            return None;
+        }
+        let expr = &self.facts.exprs[e as usize];
+        if expr.kind != ExprKind::Site {
+            return None;
+        }
+        match self.site(expr.a).denoted {
+            Denoted::Package(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    // ---- receivers and types -------------------------------------------------
+
+    fn receiver(&mut self, site: &RefSite) -> Receiver {
+        let context = site.enclosing;
+        let e = site.receiver_expr;
+        if e == NO_EXPR {
+            return match site.receiver {
+                crate::facts::ExprShape::Implicit => Receiver::Implicit,
+                _ => Receiver::None,
+            };
+        }
+        let expr = &self.facts.exprs[e as usize];
+        match expr.kind {
+            ExprKind::Super => {
+                let Some(&this) = self.enclosing_types(context).first() else {
+                    return Receiver::None;
+                };
+                match self.table.supertypes_split(&self.this_type(this)).0 {
+                    Some(t) => Receiver::Value(t),
+                    None => Receiver::Value(Ty::object()),
+                }
+            }
+            ExprKind::QualifiedSuper => {
+                let Some(key) = self.q.resolve_type_name(context, &expr.text) else {
+                    return Receiver::None;
+                };
+                let ty = self.type_ty(&key);
+                let is_interface = self
+                    .table
+                    .get(&key)
+                    .is_some_and(|e| e.sig.kind == ClassKind::Interface);
+                if is_interface {
+                    Receiver::Value(ty)
+                } else {
+                    match self.table.supertypes_split(&ty).0 {
+                        Some(t) => Receiver::Value(t),
+                        None => Receiver::None,
+                    }
+                }
+            }
+            ExprKind::Site => {
+                let sub = expr.a;
+                let sub_kind = self.facts.ref_sites[sub as usize].kind;
+                if matches!(sub_kind, RefKind::Name | RefKind::FieldAccess) {
+                    match self.site(sub).denoted {
+                        Denoted::Value(t) => Receiver::Value(t),
+                        Denoted::Type(key) => Receiver::Static(self.type_ty(&key)),
+                        Denoted::Package(_) => Receiver::None,
+                    }
+                } else {
+                    Receiver::Value(self.type_of(e, context))
+                }
+            }
+            _ => Receiver::Value(self.type_of(e, context)),
+        }
+    }
+
+    /// The type of an argument: lambdas and method references stay
+    /// markers until the method is chosen.
+    fn arg_type(&mut self, e: u32, context: u32) -> Ty {
+        let inner = unwrap_parens(self.facts, e);
+        if inner == NO_EXPR {
+            return Ty::Unknown;
+        }
+        let expr = &self.facts.exprs[inner as usize];
+        match expr.kind {
+            ExprKind::Lambda if expr.a != NO_ELEMENT => {
+                let arity = self.facts.elements[expr.a as usize].params.len() as u32;
+                Ty::Lambda(expr.a, arity)
+            }
+            ExprKind::Site if self.facts.ref_sites[expr.a as usize].kind == RefKind::MethodRef => {
+                Ty::MethodRef(expr.a)
+            }
+            _ => self.type_of(inner, context),
+        }
+    }
+
+    /// The type of an expression evaluated inside element `context`.
+    fn type_of(&mut self, e: u32, context: u32) -> Ty {
+        if e == NO_EXPR {
+            return Ty::Unknown;
+        }
+        if let Some(t) = &self.expr_types[e as usize] {
+            return t.clone();
+        }
+        if self.depth > MAX_DEPTH {
+            return Ty::Unknown;
+        }
+        self.depth += 1;
+        let ty = self.compute_type(e, context);
+        self.depth -= 1;
+        self.expr_types[e as usize] = Some(ty.clone());
+        ty
+    }
+
+    fn compute_type(&mut self, e: u32, context: u32) -> Ty {
+        let facts = self.facts;
+        let expr = &facts.exprs[e as usize];
+        match expr.kind {
+            ExprKind::Local => self.local_type(expr.a),
+            ExprKind::Site => match self.site(expr.a).denoted {
+                Denoted::Value(t) => t,
+                _ => Ty::Unknown,
+            },
+            ExprKind::This => match self.enclosing_types(context).first() {
+                Some(&t) => self.this_type(t),
+                None => Ty::Unknown,
+            },
+            ExprKind::Super => match self.enclosing_types(context).first() {
+                Some(&t) => self
+                    .table
+                    .supertypes_split(&self.this_type(t))
+                    .0
+                    .unwrap_or(Ty::Unknown),
+                None => Ty::Unknown,
+            },
+            ExprKind::QualifiedThis => match self.q.resolve_type_name(context, &expr.text) {
+                Some(key) => self.type_ty(&key),
+                None => Ty::Unknown,
+            },
+            ExprKind::QualifiedSuper => Ty::Unknown,
+            ExprKind::StringLit => Ty::class(STRING),
+            ExprKind::CharLit => Ty::Prim(Prim::Char),
+            ExprKind::IntLit => Ty::Prim(Prim::Int),
+            ExprKind::LongLit => Ty::Prim(Prim::Long),
+            ExprKind::FloatLit => Ty::Prim(Prim::Float),
+            ExprKind::DoubleLit => Ty::Prim(Prim::Double),
+            ExprKind::BoolLit => Ty::Prim(Prim::Boolean),
+            ExprKind::NullLit => Ty::Null,
+            ExprKind::ClassLit => {
+                let sig = parse_type(self.q, context, &expr.text);
+                let arg = box_if_primitive(&self.context_type(context, &sig));
+                Ty::Class("java.lang.Class".into(), Arc::from([arg]))
+            }
+            ExprKind::Cast | ExprKind::NewArray => {
+                let text = expr.text.split(['&', '|']).next().unwrap_or("").trim();
+                let sig = parse_type(self.q, context, text);
+                self.context_type(context, &sig)
+            }
+            ExprKind::ArrayAccess => match self.type_of(expr.a, context) {
+                Ty::Array(inner) => (*inner).clone(),
+                _ => Ty::Unknown,
+            },
+            ExprKind::Conditional => {
+                let a = self.type_of(expr.a, context);
+                let b = self.type_of(expr.b, context);
+                self.conditional_type(a, b)
+            }
+            ExprKind::Paren => self.type_of(expr.a, context),
+            ExprKind::Binary => {
+                let op = expr.text.as_str();
+                match op {
+                    "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||" => Ty::Prim(Prim::Boolean),
+                    _ => {
+                        let a = self.type_of(expr.a, context);
+                        let b = self.type_of(expr.b, context);
+                        binary_type(op, &a, &b)
+                    }
+                }
+            }
+            ExprKind::Unary => {
+                let a = self.type_of(expr.a, context);
+                match expr.text.as_str() {
+                    "!" => Ty::Prim(Prim::Boolean),
+                    "++" | "--" => a,
+                    _ => match unbox(&a) {
+                        Some(p) => Ty::Prim(promote(p)),
+                        None => Ty::Unknown,
+                    },
+                }
+            }
+            ExprKind::Assign => self.type_of(expr.a, context),
+            ExprKind::InstanceOf => Ty::Prim(Prim::Boolean),
+            ExprKind::Lambda | ExprKind::ArrayInit | ExprKind::Switch | ExprKind::Other => {
+                Ty::Unknown
+            }
+        }
+    }
+
+    fn conditional_type(&self, a: Ty, b: Ty) -> Ty {
+        if a == b {
+            return a;
+        }
+        match (&a, &b) {
+            (Ty::Null, other) | (other, Ty::Null) => box_if_primitive(other),
+            (Ty::Unknown, _) | (_, Ty::Unknown) => Ty::Unknown,
+            _ => match (unbox(&a), unbox(&b)) {
+                (Some(x), Some(y)) if x != Prim::Boolean && y != Prim::Boolean => {
+                    Ty::Prim(binary_promote(x, y))
+                }
+                (Some(Prim::Boolean), Some(Prim::Boolean)) => Ty::Prim(Prim::Boolean),
+                _ => match (&a, &b) {
+                    (Ty::Class(x, _), Ty::Class(y, _)) if self.table.is_subclass(x, y) => b,
+                    (Ty::Class(x, _), Ty::Class(y, _)) if self.table.is_subclass(y, x) => a,
+                    _ => Ty::Unknown,
+                },
+            },
+        }
+    }
+
+    fn local_type(&mut self, local: u32) -> Ty {
+        if let Some(t) = &self.local_types[local as usize] {
+            return t.clone();
+        }
+        // Guard against a cycle through the initializer.
+        self.local_types[local as usize] = Some(Ty::Unknown);
+        let ty = self.compute_local_type(local);
+        self.local_types[local as usize] = Some(ty.clone());
+        ty
+    }
+
+    fn compute_local_type(&mut self, local: u32) -> Ty {
+        let facts = self.facts;
+        let var = &facts.locals[local as usize];
+        if var.type_text.is_empty() {
+            // A lambda parameter without a declared type.
+            let lambda = var.enclosing;
+            if lambda == NO_ELEMENT {
+                return Ty::Unknown;
+            }
+            let position = facts.elements[lambda as usize]
+                .params
+                .iter()
+                .position(|p| p.name == var.name);
+            return match position {
+                Some(i) => self.lambda_param_type(lambda, i),
+                None => Ty::Unknown,
+            };
+        }
+        if var.type_text == "var" {
+            if var.init == NO_EXPR {
+                return Ty::Unknown;
+            }
+            let init = self.type_of(var.init, var.enclosing);
+            return if var.foreach {
+                self.element_type(&init)
+            } else {
+                init
+            };
+        }
+        self.local_declared_type(local)
+    }
+
+    fn local_declared_type(&self, local: u32) -> Ty {
+        let var = &self.facts.locals[local as usize];
+        let text = var.type_text.split('|').next().unwrap_or("").trim();
+        let sig = parse_type(self.q, var.enclosing, text);
+        self.context_type(var.enclosing, &sig)
+    }
+
+    fn field_declared_type(&self, field: u32) -> Ty {
+        let element = &self.facts.elements[field as usize];
+        let sig = parse_type(self.q, field, &element.type_text);
+        self.context_type(field, &sig)
+    }
+
+    /// The element type of an array or `Iterable`.
+    fn element_type(&self, ty: &Ty) -> Ty {
+        match ty {
+            Ty::Array(inner) => (**inner).clone(),
+            Ty::Class(..) => match self.table.as_super(ty, "java.lang.Iterable") {
+                Some(Ty::Class(_, args)) if args.len() == 1 => args[0].clone(),
+                _ => Ty::Unknown,
+            },
+            _ => Ty::Unknown,
+        }
+    }
+
+    fn lambda_param_type(&mut self, lambda: u32, i: usize) -> Ty {
+        if let Some(params) = self.lambda_params.get(&lambda) {
+            return params.get(i).cloned().unwrap_or(Ty::Unknown);
+        }
+        let target = match self.contexts.get(&(true, lambda)).copied() {
+            Some(Context::Arg(call)) => {
+                self.site(call);
+                return self
+                    .lambda_params
+                    .get(&lambda)
+                    .and_then(|p| p.get(i).cloned())
+                    .unwrap_or(Ty::Unknown);
+            }
+            Some(Context::Local(local)) => self.local_declared_type(local),
+            Some(Context::Field(field)) => self.field_declared_type(field),
+            None => return Ty::Unknown,
+        };
+        let Some(sam) = self.table.functional_method(&target) else {
+            return Ty::Unknown;
+        };
+        let m = sam.method();
+        let scopes = [
+            m.type_params.as_slice(),
+            sam.class.sig.type_params.as_slice(),
+        ];
+        let params: Vec<Ty> = m
+            .params
+            .iter()
+            .map(|p| self.table.instantiate(p, &sam.subst, &scopes))
+            .collect();
+        let ty = params.get(i).cloned().unwrap_or(Ty::Unknown);
+        self.lambda_params.insert(lambda, params);
+        ty
+    }
+
+    /// A type written in element `context`: type variables in scope
+    /// become the erasure of their bounds.
+    fn context_type(&self, context: u32, sig: &TypeSig) -> Ty {
+        let mut subst = Subst::default();
+        self.bind_type_variables(context, sig, &mut subst, 0);
+        self.table.instantiate(sig, &subst, &[])
+    }
+
+    fn bind_type_variables(&self, context: u32, sig: &TypeSig, subst: &mut Subst, depth: u32) {
+        match sig {
+            TypeSig::Var(name) => {
+                if subst.get(name).is_some() || depth > 8 {
+                    return;
+                }
+                let bound = match self.q.type_variable(context, name) {
+                    Some((declaring, Some(bound))) => {
+                        let bound_sig = parse_type(self.q, declaring, bound);
+                        // Bounds naming the variable itself (`T extends
+                        // Comparable<T>`) are erased raw.
+                        match bound_sig {
+                            TypeSig::Class { name, .. } => Ty::Class(name, Arc::from([])),
+                            _ => Ty::object(),
+                        }
+                    }
+                    _ => Ty::object(),
+                };
+                subst.bind(name.clone(), bound);
+            }
+            TypeSig::Class { args, .. } => {
+                for a in args {
+                    match a {
+                        crate::symbols::TypeArg::Type(t)
+                        | crate::symbols::TypeArg::Extends(t)
+                        | crate::symbols::TypeArg::Super(t) => {
+                            self.bind_type_variables(context, t, subst, depth + 1)
+                        }
+                        crate::symbols::TypeArg::Any => {}
+                    }
+                }
+            }
+            TypeSig::Array(inner) => self.bind_type_variables(context, inner, subst, depth + 1),
+            _ => {}
+        }
+    }
+}
+
+/// A call's receiver, classified.
+enum Receiver {
+    /// No receiver: an unqualified call or name.
+    Implicit,
+    /// An instance of this type.
+    Value(Ty),
+    /// A type name: static members.
+    Static(Ty),
+    /// A package, or a receiver that could not be classified.
+    None,
+}
+
+fn unwrap_parens(facts: &FileFacts, mut e: u32) -> u32 {
+    while e != NO_EXPR && facts.exprs[e as usize].kind == ExprKind::Paren {
+        e = facts.exprs[e as usize].a;
+    }
+    e
+}
+
+/// Splits `A, Map<B, C>` at top-level commas.
+fn split_top_level(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !text[start..].trim().is_empty() {
+        out.push(text[start..].trim());
+    }
+    out
+}
+
+fn box_if_primitive(ty: &Ty) -> Ty {
+    match ty {
+        Ty::Prim(p) if *p != Prim::Void => Ty::class(p.boxed()),
+        other => other.clone(),
+    }
+}
+
+fn unbox(ty: &Ty) -> Option<Prim> {
+    match ty {
+        Ty::Prim(p) => Some(*p),
+        Ty::Class(name, _) => Prim::unboxed(name),
+        _ => None,
+    }
+}
+
+/// Widening primitive conversion (identity included).
+fn widens(from: Prim, to: Prim) -> bool {
+    use Prim::*;
+    from == to
+        || matches!(
+            (from, to),
+            (Byte, Short | Int | Long | Float | Double)
+                | (Short, Int | Long | Float | Double)
+                | (Char, Int | Long | Float | Double)
+                | (Int, Long | Float | Double)
+                | (Long, Float | Double)
+                | (Float, Double)
+        )
+}
+
+fn promote(p: Prim) -> Prim {
+    match p {
+        Prim::Byte | Prim::Short | Prim::Char => Prim::Int,
+        other => other,
+    }
+}
+
+fn binary_promote(a: Prim, b: Prim) -> Prim {
+    use Prim::*;
+    if a == Double || b == Double {
+        Double
+    } else if a == Float || b == Float {
+        Float
+    } else if a == Long || b == Long {
+        Long
+    } else {
+        Int
+    }
+}
+
+fn binary_type(op: &str, a: &Ty, b: &Ty) -> Ty {
+    let is_string = |t: &Ty| t.class_name().is_some_and(|n| &**n == STRING);
+    if op == "+" && (is_string(a) || is_string(b)) {
+        return Ty::class(STRING);
+    }
+    let (Some(x), Some(y)) = (unbox(a), unbox(b)) else {
+        return Ty::Unknown;
+    };
+    match op {
+        "<<" | ">>" | ">>>" => Ty::Prim(promote(x)),
+        "&" | "|" | "^" if x == Prim::Boolean && y == Prim::Boolean => Ty::Prim(Prim::Boolean),
+        _ => Ty::Prim(binary_promote(x, y)),
+    }
+}

@@ -1,0 +1,157 @@
+//! Name resolution: every reference site of a revision resolved to the
+//! declaration javac would pick, from sources and library signatures
+//! alone.
+//!
+//! 1. [`build_table`]: the symbol table of a revision, from every file's
+//!    declarations (never their bodies) plus the library class path;
+//! 2. [`resolve_file`]: one file's sites against that table — receivers
+//!    typed, members looked up through the hierarchy, overloads chosen.
+//!
+//! A file's resolution depends on its own facts and the signatures it can
+//! see, so files resolve independently and in parallel.
+
+mod file;
+mod sig;
+mod table;
+mod ty;
+
+use rkyv::{Archive, Deserialize, Serialize};
+
+pub use table::{ClassEntry, SymbolTable};
+
+use crate::facts::FileFacts;
+use crate::names::Qualifier;
+use crate::symbols::classfile::ClassPath;
+
+/// How sure a resolved reference is.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[rkyv(compare(PartialEq), derive(Debug, Clone, Copy, PartialEq, Eq))]
+pub enum Confidence {
+    /// Resolved to a declaration of the repository, as javac would.
+    Exact,
+    /// Several candidates remained; the best is recorded, the others
+    /// listed.
+    Ambiguous,
+    /// Resolved to a library declaration (JDK, jar).
+    External,
+    /// Not resolved: only the name is known.
+    Unresolved,
+}
+
+impl Confidence {
+    /// The lower-case name used in exports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Exact => "exact",
+            Self::Ambiguous => "ambiguous",
+            Self::External => "external",
+            Self::Unresolved => "unresolved",
+        }
+    }
+}
+
+/// The kind of a resolved reference, as the javac oracle names them.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[rkyv(compare(PartialEq), derive(Debug, Clone, Copy, PartialEq, Eq))]
+pub enum RefTargetKind {
+    /// A method invocation.
+    Call,
+    /// `new T(...)`.
+    New,
+    /// `T::m`, `T::new`.
+    MethodRef,
+    /// `this(...)`, `super(...)`.
+    CtorCall,
+    /// A field or enum constant.
+    Field,
+}
+
+impl RefTargetKind {
+    /// The oracle's name of the kind.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Call => "call",
+            Self::New => "new",
+            Self::MethodRef => "method_ref",
+            Self::CtorCall => "ctor_call",
+            Self::Field => "field",
+        }
+    }
+}
+
+/// A reference site with the declaration it resolves to.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedRef {
+    /// Index of the site in the file's facts.
+    pub site: u32,
+    /// What kind of reference it is.
+    pub kind: RefTargetKind,
+    /// How sure the resolution is.
+    pub confidence: Confidence,
+    /// Binary name of the declaring type; empty when unresolved.
+    pub owner: String,
+    /// The member's simple name (`<init>` for constructors).
+    pub name: String,
+    /// Erased, fully qualified parameter types of the declaration.
+    pub params: Vec<String>,
+    /// The target is static.
+    pub is_static: bool,
+    /// The file declaring the target, when it is in the repository.
+    pub decl_file: Option<String>,
+    /// The line of the target's name, when it is in the repository.
+    pub decl_line: u32,
+    /// The target is declared by the compiler (default constructor,
+    /// record accessor, ...).
+    pub implicit: bool,
+    /// For [`Confidence::Ambiguous`]: the other candidates' element ids.
+    pub alternatives: Vec<String>,
+}
+
+impl ResolvedRef {
+    /// The element id of the target (`p.A#m(int)`, `p.A#f`), or `None`
+    /// when unresolved.
+    pub fn target_id(&self) -> Option<String> {
+        if self.confidence == Confidence::Unresolved {
+            return None;
+        }
+        Some(match self.kind {
+            RefTargetKind::Field => format!("{}#{}", self.owner, self.name),
+            _ => format!("{}#{}({})", self.owner, self.name, self.params.join(",")),
+        })
+    }
+}
+
+/// Builds the symbol table of a revision from its files' declarations:
+/// `files` pairs each file's path with its declarations (facts with at
+/// least package, imports and elements) and a qualifier for them.
+pub fn build_table<'f>(
+    files: impl IntoIterator<Item = (String, &'f FileFacts, &'f Qualifier<'f>)>,
+    library: Option<ClassPath>,
+) -> SymbolTable {
+    let mut classes = Vec::new();
+    let mut paths = Vec::new();
+    for (index, (path, facts, qualifier)) in files.into_iter().enumerate() {
+        classes.extend(sig::file_classes(qualifier, facts, index as u32));
+        paths.push(path);
+    }
+    SymbolTable::new(classes, library, paths)
+}
+
+/// The class signatures one file contributes to the symbol table; for
+/// building tables in parallel (see [`SymbolTable::from_parts`]).
+pub fn file_signatures(
+    qualifier: &Qualifier,
+    facts: &FileFacts,
+    file: u32,
+) -> Vec<(crate::symbols::ClassSig, Vec<Vec<std::sync::Arc<str>>>)> {
+    sig::file_classes(qualifier, facts, file)
+}
+
+/// Resolves every reference site of one file.
+pub fn resolve_file(
+    table: &SymbolTable,
+    qualifier: &Qualifier,
+    facts: &FileFacts,
+) -> Vec<ResolvedRef> {
+    file::FileResolver::new(table, qualifier, facts).resolve_all()
+}
