@@ -25,7 +25,7 @@ use crate::facts::FileFacts;
 use crate::jdk::{JdkOrigin, JdkTypes};
 use crate::names::{Qualifier, TypeUniverse, type_skeleton};
 use crate::records::{ElementRecord, element_records};
-use crate::resolve::{self, ResolvedRef, SymbolTable};
+use crate::resolve::{self, FileResolution, ResolvedRef, SymbolTable};
 use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
 use crate::store::{PackLocation, PackReader, PackWriter, Store, encode_facts};
 use crate::symbols::classfile::ClassPath;
@@ -592,10 +592,10 @@ fn store_unit(
     tx: &rusqlite::Transaction,
     blob_id: &BlobId,
     records: &[ElementRecord],
-    refs: &[ResolvedRef],
+    resolution: &FileResolution,
 ) -> rusqlite::Result<i64> {
-    let refs_bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&refs.to_vec())
-        .expect("resolved references serialize");
+    let refs_bytes =
+        rkyv::to_bytes::<rkyv::rancor::Error>(resolution).expect("resolutions serialize");
     let digest = unit_digest(blob_id, records, &refs_bytes);
     let existing: Option<i64> = tx
         .prepare_cached("SELECT id FROM units WHERE digest = ?1")?
@@ -609,11 +609,23 @@ fn store_unit(
     let unit = tx.last_insert_rowid();
     let mut posting =
         tx.prepare_cached("INSERT OR IGNORE INTO ref_postings (target, unit_id) VALUES (?1, ?2)")?;
-    let mut targets: Vec<String> = refs.iter().filter_map(ResolvedRef::target_id).collect();
+    let mut targets: Vec<String> = resolution
+        .refs
+        .iter()
+        .filter_map(ResolvedRef::target_id)
+        .collect();
     targets.sort_unstable();
     targets.dedup();
     for target in targets {
         posting.execute(params![target, unit])?;
+    }
+    let mut overriding = tx.prepare_cached(
+        "INSERT OR IGNORE INTO overrides (target, unit_id, idx) VALUES (?1, ?2, ?3)",
+    )?;
+    for o in &resolution.overrides {
+        for target in &o.targets {
+            overriding.execute(params![target, unit, o.element])?;
+        }
     }
     let mut insert = tx.prepare_cached(
         "INSERT INTO elements (unit_id, idx, element_id, kind, name, owner, params, type, parent_idx, \

@@ -6,7 +6,7 @@ use rusqlite::{OptionalExtension, params};
 use crate::error::Error;
 use crate::facts::{Element, ElementKind, FileFacts};
 use crate::records::ElementRecord;
-use crate::resolve::ResolvedRef;
+use crate::resolve::{FileResolution, ResolvedRef};
 use crate::source::{BlobId, Source};
 use crate::store::{PackLocation, PackReader, RevisionRow, Store};
 
@@ -176,6 +176,11 @@ impl<'s> Snapshot<'s> {
 
     /// The resolved references of a file, in site order.
     pub fn refs(&self, file: &FileEntry) -> Result<Vec<ResolvedRef>, Error> {
+        Ok(self.resolution(file)?.refs)
+    }
+
+    /// The resolved references and override links of a file.
+    pub fn resolution(&self, file: &FileEntry) -> Result<FileResolution, Error> {
         let bytes: Vec<u8> = self
             .store
             .db()
@@ -185,7 +190,7 @@ impl<'s> Snapshot<'s> {
             .map_err(|e| self.db_error(e))?;
         let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(bytes.len());
         aligned.extend_from_slice(&bytes);
-        rkyv::from_bytes::<Vec<ResolvedRef>, rkyv::rancor::Error>(&aligned).map_err(|e| {
+        rkyv::from_bytes::<FileResolution, rkyv::rancor::Error>(&aligned).map_err(|e| {
             Error::Corrupt {
                 path: self.store.dir().to_path_buf(),
                 message: format!("references of {} do not validate: {e}", file.path),

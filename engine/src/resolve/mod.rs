@@ -147,11 +147,38 @@ pub fn file_signatures(
     sig::file_classes(qualifier, facts, file)
 }
 
-/// Resolves every reference site of one file.
+/// A method of a file and the methods it directly overrides or
+/// implements (along each supertype branch, the nearest declaration); or a
+/// type of a file and the binary names of its direct supertypes.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct Override {
+    /// The overriding method's (or the type's) element index.
+    pub element: u32,
+    /// Element ids of the overridden methods (binary names of the
+    /// supertypes).
+    pub targets: Vec<String>,
+}
+
+/// Everything resolution learned about one file.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Default)]
+pub struct FileResolution {
+    /// Resolved references, in site order; sites that name a type or a
+    /// package have none.
+    pub refs: Vec<ResolvedRef>,
+    /// Override links of the file's methods.
+    pub overrides: Vec<Override>,
+}
+
+/// Resolves every reference site of one file, and finds what its methods
+/// override.
 pub fn resolve_file(
     table: &SymbolTable,
     qualifier: &Qualifier,
     facts: &FileFacts,
-) -> Vec<ResolvedRef> {
-    file::FileResolver::new(table, qualifier, facts).resolve_all()
+) -> FileResolution {
+    let mut resolver = file::FileResolver::new(table, qualifier, facts);
+    FileResolution {
+        refs: resolver.resolve_all(),
+        overrides: resolver.overrides(),
+    }
 }

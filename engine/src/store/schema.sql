@@ -25,7 +25,8 @@ CREATE TABLE IF NOT EXISTS units (
     id      INTEGER PRIMARY KEY,
     blob_id BLOB NOT NULL,
     digest  BLOB NOT NULL UNIQUE,
-    -- The blob's resolved references (rkyv archive of Vec<ResolvedRef>).
+    -- The blob's resolved references and override links (rkyv archive of
+    -- FileResolution).
     refs    BLOB NOT NULL
 );
 
@@ -90,4 +91,13 @@ CREATE TABLE IF NOT EXISTS ref_postings (
     target  TEXT NOT NULL,
     unit_id INTEGER NOT NULL,
     PRIMARY KEY (target, unit_id)
+) WITHOUT ROWID;
+
+-- Override links: element `idx` of a unit overrides or implements the
+-- method `target` (an element id). Read backwards for implementations.
+CREATE TABLE IF NOT EXISTS overrides (
+    target  TEXT NOT NULL,
+    unit_id INTEGER NOT NULL,
+    idx     INTEGER NOT NULL,
+    PRIMARY KEY (target, unit_id, idx)
 ) WITHOUT ROWID;
