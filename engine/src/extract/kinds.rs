@@ -55,7 +55,7 @@ node_kinds! {
     true_ = "true", false_ = "false", null_literal, class_literal, cast_expression, array_access,
     array_creation_expression, array_initializer, ternary_expression, parenthesized_expression,
     binary_expression, unary_expression, update_expression, assignment_expression,
-    switch_expression, dimensions_expr,
+    switch_expression, dimensions_expr, switch_label,
 }
 
 /// Numeric ids of the field names the extractor looks at.
@@ -83,6 +83,7 @@ pub(crate) struct Fields {
     pub(crate) alternative: FieldId,
     pub(crate) array: FieldId,
     pub(crate) type_arguments: FieldId,
+    pub(crate) condition: FieldId,
 }
 
 impl Fields {
@@ -116,6 +117,7 @@ impl Fields {
             alternative: id("alternative"),
             array: id("array"),
             type_arguments: id("type_arguments"),
+            condition: id("condition"),
         }
     }
 }

@@ -300,8 +300,12 @@ impl<'s, 't> Walker<'s, 't> {
         } else if kind == k.catch_formal_parameter {
             let type_node = child_of_kind(node, k.catch_type);
             self.declare_local(node.child_by_field_id(self.g.fields.name), type_node, None);
-        } else if kind == k.resource || kind == k.instanceof_expression {
+        } else if kind == k.resource {
             self.declare_from(node, node.child_by_field_id(self.g.fields.name));
+        } else if kind == k.instanceof_expression {
+            // `x instanceof T t`: the pattern's type is the `right` field.
+            let type_node = node.child_by_field_id(self.g.fields.right);
+            self.declare_local(node.child_by_field_id(self.g.fields.name), type_node, None);
         } else if kind == k.type_pattern || kind == k.record_pattern_component {
             let name = child_of_kind(node, k.identifier);
             let type_node = node.named_child(0).filter(|c| c.kind_id() != k.identifier);
@@ -897,6 +901,25 @@ impl<'s, 't> Walker<'s, 't> {
     fn declare_params(&mut self, node: Node<'t>, element: u32, params: &[Param]) {
         let k = &self.g.kinds;
         let Some(list) = node.child_by_field_id(self.g.fields.parameters) else {
+            if node.kind_id() == k.compact_constructor_declaration {
+                // A compact constructor's parameters are implicit: named
+                // and typed like the record's components.
+                for param in params {
+                    let mut type_text = param.type_text.clone();
+                    if param.varargs {
+                        type_text.push_str("[]");
+                    }
+                    self.record_local(
+                        param.name.clone(),
+                        type_text,
+                        param.erased.clone(),
+                        node,
+                        element,
+                    );
+                    // `node` stands for no identifier: forget the link.
+                    self.local_of_node.remove(&node.id());
+                }
+            }
             return;
         };
         let mut name_nodes = Vec::new();
@@ -1189,8 +1212,7 @@ impl<'s, 't> Walker<'s, 't> {
             || pk == k.record_pattern_component
             || pk == k.record_pattern
             || pk == k.formal_parameter
-            || pk == k.spread_parameter
-            || pk == k.variable_declarator;
+            || pk == k.spread_parameter;
         if excluded_parent {
             return;
         }
@@ -1213,6 +1235,14 @@ impl<'s, 't> Walker<'s, 't> {
             self.src.position(node.start_byte() as u32),
         );
         site.is_qualifier = is_qualifier;
+        if pk == k.switch_label {
+            // `case RED`: an enum constant of the selector's type, when it
+            // is an enum; the selector stands as the name's receiver.
+            let selector = self.innermost_switch(parent);
+            if let Some(condition) = selector.and_then(|s| s.child_by_field_id(f.condition)) {
+                site.receiver_expr = self.expr(condition);
+            }
+        }
         let index = self.add_site(site);
         self.site_of_node.insert(node.id(), index);
     }
@@ -1480,6 +1510,18 @@ impl<'s, 't> Walker<'s, 't> {
         let index = self.push_expr(expr_kind, a, b, text);
         self.expr_of_node.insert(id, index);
         index
+    }
+
+    /// The `switch` a label belongs to.
+    fn innermost_switch(&self, label: Node<'t>) -> Option<Node<'t>> {
+        let mut current = label.parent();
+        while let Some(node) = current {
+            if node.kind_id() == self.g.kinds.switch_expression {
+                return Some(node);
+            }
+            current = node.parent();
+        }
+        None
     }
 
     // ---- small readers --------------------------------------------------

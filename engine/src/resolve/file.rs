@@ -4,7 +4,10 @@
 //! method type arguments (from arguments, explicit type arguments and
 //! lambda bodies).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use super::sig::{class_key, parse_type};
@@ -81,9 +84,17 @@ pub(crate) struct FileResolver<'a> {
     local_types: Vec<Option<Ty>>,
     lambda_params: HashMap<u32, Vec<Ty>>,
     method_ref_targets: HashMap<u32, Ty>,
+    /// Target types of generic calls passed as arguments.
+    target_hints: HashMap<u32, Ty>,
     contexts: HashMap<(bool, u32), Context>,
     depth: u32,
+    /// Lookups repeat a lot within a file: memoized here.
+    field_cache: RefCell<FxHashMap<Ty, FxHashMap<String, Option<FieldHit>>>>,
+    subclass_cache: RefCell<SubclassCache>,
 }
+
+type FieldHit = (Arc<ClassEntry>, usize, Subst);
+type SubclassCache = FxHashMap<(Arc<str>, Arc<str>), bool>;
 
 /// Deepest chain of resolutions (receivers of receivers, locals' types).
 const MAX_DEPTH: u32 = 200;
@@ -131,9 +142,42 @@ impl<'a> FileResolver<'a> {
             local_types: vec![None; facts.locals.len()],
             lambda_params: HashMap::new(),
             method_ref_targets: HashMap::new(),
+            target_hints: HashMap::new(),
             contexts,
             depth: 0,
+            field_cache: Default::default(),
+            subclass_cache: Default::default(),
         }
+    }
+
+    fn methods_named(&self, ty: &Ty, name: &str) -> Vec<Found> {
+        self.table.methods_named(ty, name).as_ref().clone()
+    }
+
+    fn field_named(&self, ty: &Ty, name: &str) -> Option<FieldHit> {
+        if let Some(found) = self.field_cache.borrow().get(ty).and_then(|m| m.get(name)) {
+            return found.clone();
+        }
+        let found = self.table.field_named(ty, name);
+        self.field_cache
+            .borrow_mut()
+            .entry(ty.clone())
+            .or_default()
+            .insert(name.to_string(), found.clone());
+        found
+    }
+
+    fn is_subclass(&self, sub: &Arc<str>, sup: &str) -> bool {
+        if **sub == *sup || sup == OBJECT {
+            return true;
+        }
+        let key = (sub.clone(), Arc::<str>::from(sup));
+        if let Some(&known) = self.subclass_cache.borrow().get(&key) {
+            return known;
+        }
+        let answer = self.table.is_subclass(sub, sup);
+        self.subclass_cache.borrow_mut().insert(key, answer);
+        answer
     }
 
     /// Resolves every site of the file.
@@ -458,7 +502,7 @@ impl<'a> FileResolver<'a> {
                 let mut found = Vec::new();
                 for t in self.enclosing_types(site.enclosing) {
                     let ty = self.this_type(t);
-                    found = self.table.methods_named(&ty, &site.name);
+                    found = self.methods_named(&ty, &site.name);
                     if !found.is_empty() {
                         break;
                     }
@@ -468,10 +512,53 @@ impl<'a> FileResolver<'a> {
                 }
                 found
             }
-            Receiver::Value(ty) | Receiver::Static(ty) => self.table.methods_named(&ty, &site.name),
+            Receiver::Value(ty) | Receiver::Static(ty) => {
+                let mut found = self.methods_named(&ty, &site.name);
+                if found.is_empty() {
+                    // A type variable with several bounds (`N extends
+                    // Number & Comparable<N>`) has the members of each.
+                    for bound in self.other_bounds(site.receiver_expr) {
+                        found = self.methods_named(&bound, &site.name);
+                        if !found.is_empty() {
+                            break;
+                        }
+                    }
+                }
+                found
+            }
             Receiver::None => return Self::unresolved(),
         };
         self.choose_and_type(index, candidates)
+    }
+
+    /// The bounds after the first of a local whose type is a type
+    /// variable.
+    fn other_bounds(&self, e: u32) -> Vec<Ty> {
+        let e = unwrap_parens(self.facts, e);
+        if e == NO_EXPR || self.facts.exprs[e as usize].kind != ExprKind::Local {
+            return Vec::new();
+        }
+        let local = &self.facts.locals[self.facts.exprs[e as usize].a as usize];
+        let Some((declaring, _)) = self.q.type_variable(local.enclosing, &local.type_text) else {
+            return Vec::new();
+        };
+        let element = &self.facts.elements[declaring as usize];
+        let Some(param) = element
+            .type_params
+            .iter()
+            .find(|p| p.name == local.type_text)
+        else {
+            return Vec::new();
+        };
+        param
+            .bounds
+            .iter()
+            .skip(1)
+            .map(|b| {
+                let sig = parse_type(self.q, declaring, b);
+                self.context_type(declaring, &sig)
+            })
+            .collect()
     }
 
     fn static_imported_methods(&self, name: &str) -> Vec<Found> {
@@ -496,8 +583,9 @@ impl<'a> FileResolver<'a> {
                 let found: Vec<Found> = self
                     .table
                     .methods_named(&self.type_ty(&key), name)
-                    .into_iter()
+                    .iter()
                     .filter(|f| f.method().flags & flags::STATIC != 0)
+                    .cloned()
                     .collect();
                 if !found.is_empty() {
                     return found;
@@ -526,7 +614,7 @@ impl<'a> FileResolver<'a> {
                 let Some(key) = self.q.resolve_type_name(NO_ELEMENT, owner) else {
                     continue;
                 };
-                if let Some((class, index, _)) = self.table.field_named(&self.type_ty(&key), name)
+                if let Some((class, index, _)) = self.field_named(&self.type_ty(&key), name)
                     && class.sig.fields[index].flags & flags::STATIC != 0
                 {
                     return Some((class, index));
@@ -543,6 +631,7 @@ impl<'a> FileResolver<'a> {
         }
         let site = &self.facts.ref_sites[index as usize];
         let context = site.enclosing;
+        self.hint_argument_targets(index, &candidates);
         let args: Vec<Ty> = site
             .args
             .clone()
@@ -561,9 +650,68 @@ impl<'a> FileResolver<'a> {
         }
     }
 
+    /// When only one candidate has the call's arity, its parameter types
+    /// are the target types of the arguments: a generic call passed as an
+    /// argument (`list.sort(Comparator.comparing(o -> o.id()))`) infers
+    /// its type variables from them.
+    fn hint_argument_targets(&mut self, index: u32, candidates: &[Found]) {
+        let facts = self.facts;
+        let site = &facts.ref_sites[index as usize];
+        let n = site.args.len();
+        let mut fitting = candidates.iter().filter(|c| self.arity_fits(c, n));
+        let (Some(only), None) = (fitting.next(), fitting.next()) else {
+            return;
+        };
+        let params = self.param_types(only);
+        for (&arg, param) in site.args.iter().zip(&params) {
+            let inner = unwrap_parens(facts, arg);
+            if inner == NO_EXPR {
+                continue;
+            }
+            let expr = &facts.exprs[inner as usize];
+            if expr.kind == ExprKind::Site
+                && facts.ref_sites[expr.a as usize].kind == RefKind::Call
+                && matches!(self.sites[expr.a as usize], SiteState::Pending)
+                && matches!(param, Ty::Class(_, args) if !args.is_empty())
+            {
+                self.target_hints.insert(expr.a, param.clone());
+            }
+        }
+    }
+
     /// Overload resolution: applicable by arity and argument types in
     /// javac's three phases, then the most specific.
     fn choose(&self, candidates: Vec<Found>, args: &[Ty]) -> (Found, Confidence, Vec<Found>) {
+        if let Some(chosen) = self.choose_applicable(&candidates, args) {
+            return chosen;
+        }
+        // Nothing applicable: our argument types are probably wrong. A
+        // single candidate of the right arity is still javac's choice.
+        let by_arity: Vec<usize> = (0..candidates.len())
+            .filter(|&i| self.arity_fits(&candidates[i], args.len()))
+            .collect();
+        match by_arity.as_slice() {
+            [only] => (candidates[*only].clone(), Confidence::Exact, Vec::new()),
+            [first, rest @ ..] => (
+                candidates[*first].clone(),
+                Confidence::Ambiguous,
+                rest.iter().map(|&i| candidates[i].clone()).collect(),
+            ),
+            [] => {
+                let mut rest = candidates;
+                let first = rest.remove(0);
+                (first, Confidence::Ambiguous, rest)
+            }
+        }
+    }
+
+    /// [`Self::choose`] without the fallback: `None` when no candidate is
+    /// applicable in any phase.
+    fn choose_applicable(
+        &self,
+        candidates: &[Found],
+        args: &[Ty],
+    ) -> Option<(Found, Confidence, Vec<Found>)> {
         let params: Vec<Vec<Ty>> = candidates.iter().map(|c| self.param_types(c)).collect();
         for phase in 1..=3 {
             let applicable: Vec<usize> = (0..candidates.len())
@@ -597,26 +745,9 @@ impl<'a> FileResolver<'a> {
             } else {
                 Vec::new()
             };
-            return (candidates[best].clone(), confidence, alternatives);
+            return Some((candidates[best].clone(), confidence, alternatives));
         }
-        // Nothing applicable: our argument types are probably wrong. A
-        // single candidate of the right arity is still javac's choice.
-        let by_arity: Vec<usize> = (0..candidates.len())
-            .filter(|&i| self.arity_fits(&candidates[i], args.len()))
-            .collect();
-        match by_arity.as_slice() {
-            [only] => (candidates[*only].clone(), Confidence::Exact, Vec::new()),
-            [first, rest @ ..] => (
-                candidates[*first].clone(),
-                Confidence::Ambiguous,
-                rest.iter().map(|&i| candidates[i].clone()).collect(),
-            ),
-            [] => {
-                let mut rest = candidates;
-                let first = rest.remove(0);
-                (first, Confidence::Ambiguous, rest)
-            }
-        }
+        None
     }
 
     fn arity_fits(&self, c: &Found, n: usize) -> bool {
@@ -696,11 +827,11 @@ impl<'a> FileResolver<'a> {
             },
             (Ty::Null, p) => p.is_reference(),
             (Ty::Prim(a), Ty::Prim(b)) => widens(*a, *b),
-            (Ty::Prim(a), Ty::Class(b, _)) => boxing && self.table.is_subclass(a.boxed(), b),
+            (Ty::Prim(a), Ty::Class(b, _)) => boxing && self.is_subclass(&Arc::from(a.boxed()), b),
             (Ty::Class(a, _), Ty::Prim(b)) => {
                 boxing && Prim::unboxed(a).is_some_and(|u| widens(u, *b))
             }
-            (Ty::Class(a, _), Ty::Class(b, _)) => self.table.is_subclass(a, b),
+            (Ty::Class(a, _), Ty::Class(b, _)) => self.is_subclass(a, b),
             (Ty::Array(a), Ty::Array(b)) => match (&**a, &**b) {
                 (Ty::Prim(x), Ty::Prim(y)) => x == y,
                 (Ty::Prim(_), _) | (_, Ty::Prim(_)) => false,
@@ -778,6 +909,11 @@ impl<'a> FileResolver<'a> {
                 self.unify(&pattern, arg, &mut bindings, 0);
             }
         }
+        // The type the call's result is expected to have, when known.
+        if let Some(hint) = self.target_hints.get(&index).cloned() {
+            let ret_pattern = self.table.instantiate(&m.ret, &holes, &scopes);
+            self.unify(&ret_pattern, &hint, &mut bindings, 0);
+        }
         // Lambdas and method references: their targets, then what their
         // results say about the remaining variables.
         for (i, arg) in args.iter().enumerate() {
@@ -787,6 +923,7 @@ impl<'a> FileResolver<'a> {
             let Some(pattern) = pattern_at(i) else {
                 continue;
             };
+            self.unify_from_argument(arg, &pattern, &mut bindings);
             let target = self.fill_holes(&pattern, &bindings, &m, &class_params, &found.subst);
             let Some(sam) = self.table.functional_method(&target) else {
                 continue;
@@ -849,6 +986,62 @@ impl<'a> FileResolver<'a> {
             full.bind(name.clone(), ty.clone());
         }
         self.table.instantiate(&m.ret, &full, &scopes)
+    }
+
+    /// What a lambda or method reference argument says about the holes of
+    /// its target before it is typed: a lambda's declared parameter types,
+    /// and the qualifier of an unbound method reference (`Order::total`
+    /// takes an `Order` first).
+    fn unify_from_argument(&mut self, arg: &Ty, pattern: &Ty, bindings: &mut Subst) {
+        let Some(sam) = self.table.functional_method(pattern) else {
+            return;
+        };
+        let m = sam.method();
+        let scopes = [
+            m.type_params.as_slice(),
+            sam.class.sig.type_params.as_slice(),
+        ];
+        let param_patterns: Vec<Ty> = m
+            .params
+            .iter()
+            .map(|p| self.table.instantiate(p, &sam.subst, &scopes))
+            .collect();
+        match arg {
+            Ty::Lambda(lambda, _) => {
+                let facts = self.facts;
+                for (i, p) in facts.elements[*lambda as usize].params.iter().enumerate() {
+                    if p.type_text.is_empty() || p.type_text == "var" {
+                        continue;
+                    }
+                    let sig = parse_type(self.q, *lambda, &p.type_text);
+                    let declared = self.context_type(*lambda, &sig);
+                    if let Some(pp) = param_patterns.get(i) {
+                        self.unify(pp, &declared, bindings, 0);
+                    }
+                }
+            }
+            Ty::MethodRef(site) => {
+                let facts = self.facts;
+                let ref_site = &facts.ref_sites[*site as usize];
+                if ref_site.name == "new" || param_patterns.is_empty() {
+                    return;
+                }
+                let Receiver::Static(qualifier) = self.receiver(ref_site) else {
+                    return;
+                };
+                let unbound = self
+                    .methods_named(&qualifier, &ref_site.name)
+                    .iter()
+                    .any(|c| {
+                        c.method().flags & flags::STATIC == 0
+                            && c.method().params.len() + 1 == param_patterns.len()
+                    });
+                if unbound {
+                    self.unify(&param_patterns[0], &qualifier, bindings, 0);
+                }
+            }
+            _ => {}
+        }
     }
 
     /// The type a method reference's method produces.
@@ -1030,12 +1223,22 @@ impl<'a> FileResolver<'a> {
                 (ty, true)
             }
         };
-        // The functional interface it is converted to, when known.
+        // The functional interface it is converted to, when known, and
+        // the parameter types of its method: the "arguments" the
+        // referenced method is chosen with.
         let target = self.method_ref_target(index);
-        let sam_arity = target
+        let sam_params: Option<Vec<Ty>> = target
             .as_ref()
             .and_then(|t| self.table.functional_method(t))
-            .map(|f| f.method().params.len());
+            .map(|f| {
+                let m = f.method();
+                let scopes = [m.type_params.as_slice(), f.class.sig.type_params.as_slice()];
+                m.params
+                    .iter()
+                    .map(|p| self.table.instantiate(p, &f.subst, &scopes))
+                    .collect()
+            });
+        let sam_arity = sam_params.as_ref().map(Vec::len);
         if site.name == "new" {
             if let Ty::Array(_) = receiver_ty {
                 return SiteResult {
@@ -1047,6 +1250,19 @@ impl<'a> FileResolver<'a> {
                 return Self::unresolved();
             };
             let mut constructors = self.constructors(&entry, &receiver_ty);
+            if let Some(args) = &sam_params
+                && let Some((found, confidence, alternatives)) =
+                    self.choose_applicable(&constructors, args)
+            {
+                return SiteResult {
+                    target: Target::Method {
+                        found,
+                        confidence,
+                        alternatives,
+                    },
+                    denoted: Denoted::Value(Ty::Unknown),
+                };
+            }
             if let Some(n) = sam_arity {
                 let fitting: Vec<Found> = constructors
                     .iter()
@@ -1059,7 +1275,33 @@ impl<'a> FileResolver<'a> {
             }
             return self.pick_reference(constructors);
         }
-        let all = self.table.methods_named(&receiver_ty, &site.name);
+        let all = self.methods_named(&receiver_ty, &site.name);
+        if let Some(args) = &sam_params {
+            // `Type::m` may name a static method taking all the arguments,
+            // or an instance method of the first; `expr::m` the former.
+            let (statics, instances): (Vec<Found>, Vec<Found>) = all
+                .iter()
+                .cloned()
+                .partition(|c| c.method().flags & flags::STATIC != 0);
+            let mut chosen = None;
+            if is_type && !args.is_empty() {
+                chosen = self.choose_applicable(&instances, &args[1..]);
+            }
+            if chosen.is_none() {
+                let pool = if is_type { statics } else { all.clone() };
+                chosen = self.choose_applicable(&pool, args);
+            }
+            if let Some((found, confidence, alternatives)) = chosen {
+                return SiteResult {
+                    target: Target::Method {
+                        found,
+                        confidence,
+                        alternatives,
+                    },
+                    denoted: Denoted::Value(Ty::Unknown),
+                };
+            }
+        }
         let fitting: Vec<Found> = match sam_arity {
             Some(n) => all
                 .iter()
@@ -1120,12 +1362,24 @@ impl<'a> FileResolver<'a> {
     }
 
     fn name(&mut self, index: u32) -> SiteResult {
-        let site = &self.facts.ref_sites[index as usize];
+        let facts = self.facts;
+        let site = &facts.ref_sites[index as usize];
         let name = site.name.as_str();
+        if site.receiver_expr != NO_EXPR {
+            // A `case` label: a constant of the selector's enum type.
+            let selector = self.type_of(site.receiver_expr, site.enclosing);
+            let is_enum = selector
+                .class_name()
+                .and_then(|n| self.table.get(n))
+                .is_some_and(|e| e.sig.kind == ClassKind::Enum);
+            if is_enum && let Some((class, index, subst)) = self.field_named(&selector, name) {
+                return self.field_result(class, index, &subst);
+            }
+        }
         // A field in scope: of an enclosing class, outward.
         for t in self.enclosing_types(site.enclosing) {
             let ty = self.this_type(t);
-            if let Some((class, index, subst)) = self.table.field_named(&ty, name) {
+            if let Some((class, index, subst)) = self.field_named(&ty, name) {
                 return self.field_result(class, index, &subst);
             }
         }
@@ -1170,13 +1424,13 @@ impl<'a> FileResolver<'a> {
                 target: Target::Nothing,
                 denoted: Denoted::Value(Ty::Prim(Prim::Int)),
             },
-            Receiver::Value(ty) => match self.table.field_named(&ty, name) {
+            Receiver::Value(ty) => match self.field_named(&ty, name) {
                 Some((class, index, subst)) => self.field_result(class, index, &subst),
                 None => Self::unresolved(),
             },
             Receiver::Static(ty) => {
                 let key = ty.class_name().cloned().unwrap_or_else(|| "".into());
-                if let Some((class, index, subst)) = self.table.field_named(&ty, name) {
+                if let Some((class, index, subst)) = self.field_named(&ty, name) {
                     return self.field_result(class, index, &subst);
                 }
                 match self.q.universe().member_type(&key, name, true) {
@@ -1422,8 +1676,8 @@ impl<'a> FileResolver<'a> {
                 }
                 (Some(Prim::Boolean), Some(Prim::Boolean)) => Ty::Prim(Prim::Boolean),
                 _ => match (&a, &b) {
-                    (Ty::Class(x, _), Ty::Class(y, _)) if self.table.is_subclass(x, y) => b,
-                    (Ty::Class(x, _), Ty::Class(y, _)) if self.table.is_subclass(y, x) => a,
+                    (Ty::Class(x, _), Ty::Class(y, _)) if self.is_subclass(x, y) => b,
+                    (Ty::Class(x, _), Ty::Class(y, _)) if self.is_subclass(y, x) => a,
                     _ => Ty::Unknown,
                 },
             },

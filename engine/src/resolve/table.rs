@@ -1,7 +1,11 @@
 //! The symbol table of a revision: every source class with its members,
 //! and library classes read lazily from the class path.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
+
+use super::ty::{Found, Ty};
+
+pub(crate) type MethodMemo = std::sync::RwLock<HashMap<(Ty, Arc<str>), Arc<Vec<Found>>>>;
 use std::sync::Arc;
 
 use crate::symbols::classfile::ClassPath;
@@ -29,6 +33,8 @@ pub struct SymbolTable {
     source: HashMap<Arc<str>, Arc<ClassEntry>>,
     library: Option<ClassPath>,
     cache: std::sync::RwLock<HashMap<Arc<str>, Option<Arc<ClassEntry>>>>,
+    /// Results of method lookups, shared by every file of the revision.
+    pub(crate) method_memo: MethodMemo,
     /// Paths of the revision's files, by file index.
     pub paths: Vec<String>,
 }
@@ -49,7 +55,8 @@ impl SymbolTable {
         library: Option<ClassPath>,
         paths: Vec<String>,
     ) -> Self {
-        let mut source: HashMap<Arc<str>, Arc<ClassEntry>> = HashMap::with_capacity(classes.len());
+        let mut source: HashMap<Arc<str>, Arc<ClassEntry>> =
+            HashMap::with_capacity_and_hasher(classes.len(), Default::default());
         let mut pending_anonymous = Vec::new();
         for (sig, erased_params) in classes {
             let is_anonymous = sig.kind == ClassKind::Class
@@ -73,6 +80,7 @@ impl SymbolTable {
             source,
             library,
             cache: Default::default(),
+            method_memo: Default::default(),
             paths,
         };
         // An anonymous class names one supertype: a class to extend or an

@@ -9,7 +9,7 @@ use super::table::{ClassEntry, SymbolTable};
 use crate::symbols::{ClassKind, ClassSig, MethodSig, Prim, TypeArg, TypeSig, flags};
 
 /// An instantiated type.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum Ty {
     /// Not known: compatible with anything, has no members.
     Unknown,
@@ -246,8 +246,22 @@ impl SymbolTable {
     }
 
     /// Methods named `name` visible in a type, most derived first; a
-    /// method overridden by one found earlier is left out.
-    pub(crate) fn methods_named(&self, ty: &Ty, name: &str) -> Vec<Found> {
+    /// method overridden by one found earlier is left out. Memoized for
+    /// the whole revision.
+    pub(crate) fn methods_named(&self, ty: &Ty, name: &str) -> Arc<Vec<Found>> {
+        let key = (ty.clone(), Arc::<str>::from(name));
+        if let Some(found) = self.method_memo.read().expect("memo lock").get(&key) {
+            return found.clone();
+        }
+        let found = Arc::new(self.compute_methods_named(ty, name));
+        self.method_memo
+            .write()
+            .expect("memo lock")
+            .insert(key, found.clone());
+        found
+    }
+
+    fn compute_methods_named(&self, ty: &Ty, name: &str) -> Vec<Found> {
         let mut out: Vec<Found> = Vec::new();
         let mut signatures: Vec<Vec<String>> = Vec::new();
         for t in self.hierarchy(ty) {
