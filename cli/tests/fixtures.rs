@@ -5,8 +5,9 @@
 //!   exactly these element ids, in order (`// at: -` for none);
 //! * `// at S-E: ID | ID`: the same for the line range S–E.
 //!
-//! Their declarations are also compared with what javac reports, through the
-//! oracle in `../shared/oracle`.
+//! Their declarations and resolved references are also compared with what
+//! javac reports, through the oracle in `../shared/oracle`: both must be
+//! exactly javac's.
 
 mod common;
 
@@ -249,6 +250,123 @@ fn fixture_declarations_match_javac() {
         assert!(
             expected.len() >= 50,
             "only {} declarations in {}",
+            expected.len(),
+            project.display()
+        );
+    }
+}
+
+/// Runs the javac oracle over a fixture project; returns its JSON lines.
+fn javac_truth(project: &Path, out: &Path) -> String {
+    let oracle = workspace_root().join("../shared/oracle/javac-oracle");
+    assert!(
+        oracle.is_file(),
+        "{} is missing: the fixture tests need the javac oracle beside the repository",
+        oracle.display()
+    );
+    let truth = out.join("truth.jsonl");
+    let status = std::process::Command::new("bash")
+        .arg(&oracle)
+        .arg("--root")
+        .arg(project.join("src/main/java"))
+        .arg("--out")
+        .arg(&truth)
+        .status()
+        .unwrap();
+    assert!(
+        status.success(),
+        "javac-oracle failed on {}",
+        project.display()
+    );
+    std::fs::read_to_string(&truth).unwrap()
+}
+
+/// The compared fields of the resolved `ref` records, one string per
+/// record (duplicates kept: the same call twice on a line counts twice).
+fn ref_keys(jsonl: &str) -> Vec<String> {
+    let mut keys: Vec<String> = jsonl
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["t"] == "ref" && v["resolved"] == true)
+        .map(|v| {
+            format!(
+                "{}:{} {} {}#{}({}) static={} decl={}:{}",
+                v["file"].as_str().unwrap(),
+                v["line"],
+                v["kind"].as_str().unwrap(),
+                v["owner"].as_str().unwrap_or("?"),
+                v["name"].as_str().unwrap(),
+                v["params"]
+                    .as_array()
+                    .map(|p| p
+                        .iter()
+                        .map(|x| x.as_str().unwrap_or("?"))
+                        .collect::<Vec<_>>()
+                        .join(","))
+                    .unwrap_or_default(),
+                v["static"],
+                v["decl_file"],
+                v["decl_line"],
+            )
+        })
+        .collect();
+    keys.sort();
+    keys
+}
+
+/// Elements of `a` not in `b`, as multisets.
+fn multiset_minus<'a>(a: &'a [String], b: &[String]) -> Vec<&'a str> {
+    let mut rest: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for k in b {
+        *rest.entry(k.as_str()).or_default() += 1;
+    }
+    a.iter()
+        .filter(|k| match rest.get_mut(k.as_str()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        })
+        .map(String::as_str)
+        .collect()
+}
+
+#[test]
+fn fixture_references_match_javac() {
+    for project in fixture_projects() {
+        let out = tempfile::tempdir().unwrap();
+        let expected = ref_keys(&javac_truth(&project, out.path()));
+        let store = out.path().join("store");
+        index_into(&project, &store);
+        let ours = run(
+            &project,
+            &[
+                "export",
+                "--refs",
+                "--under",
+                "src/main/java",
+                "--store",
+                store.to_str().unwrap(),
+                "--repo",
+                project.to_str().unwrap(),
+            ],
+        )
+        .ok();
+        let got = ref_keys(&ours);
+        let missing = multiset_minus(&expected, &got);
+        let extra = multiset_minus(&got, &expected);
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{}: references differ from javac\nmissing (javac has, we lack):\n  {}\nextra (we have, javac lacks):\n  {}",
+            project.display(),
+            missing.join("\n  "),
+            extra.join("\n  ")
+        );
+        assert!(
+            expected.len() >= 50,
+            "only {} references in {}",
             expected.len(),
             project.display()
         );
