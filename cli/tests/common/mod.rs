@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod oracle;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -118,4 +120,20 @@ pub fn workspace_root() -> PathBuf {
         .parent()
         .unwrap()
         .to_path_buf()
+}
+
+/// Fetches a Debian source package with `corpora/fetch` and returns its
+/// directory; panics with fetch's messages when that fails.
+pub fn fetch_corpus(name: &str) -> PathBuf {
+    let fetch = Command::new("bash")
+        .arg(workspace_root().join("corpora/fetch"))
+        .arg(name)
+        .output()
+        .unwrap();
+    assert!(
+        fetch.status.success(),
+        "corpora/fetch {name} failed:\n{}",
+        String::from_utf8_lossy(&fetch.stderr)
+    );
+    PathBuf::from(String::from_utf8(fetch.stdout).unwrap().trim())
 }
