@@ -4,6 +4,7 @@
 //! calls the engine and the query crate, and prints.
 
 mod at;
+mod graph;
 mod index;
 mod location;
 mod revisions;
@@ -19,7 +20,7 @@ use clap::{Args, Parser, Subcommand};
     name = "refscope",
     version,
     about = "Index Java sources at git revisions and answer what is where",
-    after_help = "Examples:\n  refscope index                      index HEAD of the repository here\n  refscope at src/main/java/A.java:42  the element that owns line 42\n  refscope export --decls --out d.jsonl\n\nA store lives in the repository's .git/refscope by default (.refscope in a\nplain directory); --store DIR puts it elsewhere."
+    after_help = "Examples:\n  refscope index                      index HEAD of the repository here\n  refscope at src/main/java/A.java:42  the element that owns line 42\n  refscope callers 'com.acme.A#run()'  who calls it, directly or through overrides\n  refscope export --decls --out d.jsonl\n\nA store lives in the repository's .git/refscope by default (.refscope in a\nplain directory); --store DIR puts it elsewhere."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -43,6 +44,29 @@ enum Command {
         after_help = "Examples:\n  refscope export --decls --out decls.jsonl\n  refscope export --decls --under guava/src --rev v31.1 > decls.jsonl"
     )]
     Export(at::ExportArgs),
+    /// List the sites that call or reference a method, constructor or field
+    /// (polymorphic callers too: calls to the methods it overrides).
+    #[command(
+        after_help = "Examples:\n  refscope callers 'com.acme.Shop#order(java.lang.String,int)'\n  refscope callers com.acme.Shop#order --direct --json\n  refscope callers src/main/java/com/acme/Shop.java:42 --rev HEAD~3\n\nParameter types may be left out when one overload has the name, or written\nby simple name (com.acme.Shop#order(String,int)); FILE:LINE names the\nelement declared on that line."
+    )]
+    Callers(graph::CallersArgs),
+    /// List what an element, or a range of lines, calls and references.
+    #[command(
+        after_help = "Examples:\n  refscope callees 'com.acme.Shop#order(java.lang.String,int)'\n  refscope callees com.acme.Shop          everything referenced in the class\n  refscope callees src/main/java/com/acme/Shop.java:40-55 --json"
+    )]
+    Callees(graph::CalleesArgs),
+    /// List the methods overriding a method, or the subtypes of a type,
+    /// transitively.
+    #[command(
+        after_help = "Examples:\n  refscope impls com.acme.Priced\n  refscope impls 'com.acme.Priced#cents()' --json\n  refscope impls com.acme.Shop.Cart        a nested type, by its canonical name"
+    )]
+    Impls(graph::ElementArgs),
+    /// List the sites referencing an element: a field's reads and writes, a
+    /// method's calls, every use of a type's members and constructors.
+    #[command(
+        after_help = "Examples:\n  refscope refs com.acme.Shop#items\n  refscope refs com.acme.Shop --json\n  refscope refs src/main/java/com/acme/Shop.java:12"
+    )]
+    Refs(graph::ElementArgs),
     /// List the indexed revisions of a store.
     #[command(
         after_help = "Examples:\n  refscope revisions\n  refscope revisions --store /tmp/store"
@@ -68,6 +92,10 @@ fn main() -> ExitCode {
         Command::Index(args) => index::run(args),
         Command::At(args) => at::run_at(args),
         Command::Export(args) => at::run_export(args),
+        Command::Callers(args) => graph::run_callers(args),
+        Command::Callees(args) => graph::run_callees(args),
+        Command::Impls(args) => graph::run_impls(args),
+        Command::Refs(args) => graph::run_refs(args),
         Command::Revisions(args) => revisions::run(args),
     };
     match result {

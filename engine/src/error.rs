@@ -137,6 +137,40 @@ pub enum Error {
         n_lines: u32,
     },
 
+    /// No element of the revision has this id, and nothing in it
+    /// references one.
+    #[error("no element {spec} in revision {revision}; {}", nearest_hint(nearest))]
+    UnknownElement {
+        /// The id as given.
+        spec: String,
+        /// The revision searched.
+        revision: String,
+        /// Ids of the revision with the same simple name, if any.
+        nearest: Vec<String>,
+    },
+
+    /// An id without parameter types, or a line, names several elements.
+    #[error("{spec} names {} elements of revision {revision}: {}; {hint}", candidates.len(), candidates.join(", "))]
+    AmbiguousElement {
+        /// The id or `FILE:LINE` as given.
+        spec: String,
+        /// The revision searched.
+        revision: String,
+        /// The ids it could mean.
+        candidates: Vec<String>,
+        /// How to name one of them.
+        hint: &'static str,
+    },
+
+    /// No element is declared on a line, and none contains it.
+    #[error("no element is declared on {path}:{line} or contains it; give a line inside a type")]
+    NoElementOnLine {
+        /// The file.
+        path: String,
+        /// The line asked for.
+        line: u32,
+    },
+
     /// The JDK could not be read.
     #[error("cannot read JDK type names from {}: {message}", path.display())]
     Jdk {
@@ -149,6 +183,14 @@ pub enum Error {
     /// The run was cancelled (Ctrl-C).
     #[error("interrupted; the store keeps every revision indexed before this run")]
     Interrupted,
+}
+
+fn nearest_hint(nearest: &[String]) -> String {
+    if nearest.is_empty() {
+        "check the id: `refscope at FILE:LINE --json` prints the ids of a line".to_string()
+    } else {
+        format!("ids with the same name: {}", nearest.join(", "))
+    }
 }
 
 impl Error {

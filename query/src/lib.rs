@@ -16,4 +16,5 @@
 //! ```
 
 pub mod export;
+pub mod graph;
 pub mod render;

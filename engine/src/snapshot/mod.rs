@@ -1,5 +1,14 @@
 //! The read API: one indexed revision of a store, as the query language and
 //! the bridge see it.
+//!
+//! This module reads files, facts, records and elements at lines;
+//! `graph.rs` follows the global reference index (callers, callees,
+//! implementations, references).
+
+mod graph;
+
+use std::cell::OnceCell;
+use std::collections::HashMap;
 
 use rusqlite::{OptionalExtension, params};
 
@@ -9,6 +18,8 @@ use crate::records::ElementRecord;
 use crate::resolve::{FileResolution, ResolvedRef};
 use crate::source::{BlobId, Source};
 use crate::store::{PackLocation, PackReader, RevisionRow, Store};
+
+pub use graph::{CallersConfig, FoundElement, Implementation, RefHit};
 
 /// How far back HEAD's history is searched for an indexed commit.
 const HISTORY_SEARCH_LIMIT: usize = 100_000;
@@ -41,6 +52,9 @@ pub struct Snapshot<'s> {
     store: &'s Store,
     revision: RevisionRow,
     pack: PackReader,
+    /// The revision's files by unit, read once on first use: the global
+    /// index names units, and a unit may be shared by many revisions.
+    files_by_unit: OnceCell<HashMap<i64, Vec<FileEntry>>>,
 }
 
 impl<'s> Snapshot<'s> {
@@ -50,6 +64,7 @@ impl<'s> Snapshot<'s> {
             pack: store.pack_reader()?,
             store,
             revision,
+            files_by_unit: OnceCell::new(),
         })
     }
 
@@ -133,6 +148,23 @@ impl<'s> Snapshot<'s> {
             .query_map(params![self.revision.id], file_entry)
             .map_err(|e| self.db_error(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.db_error(e))
+    }
+
+    /// The files of the revision whose content is `unit` (usually one; a
+    /// blob copied to several paths gives several).
+    pub fn files_of_unit(&self, unit: i64) -> Result<&[FileEntry], Error> {
+        if self.files_by_unit.get().is_none() {
+            let mut by_unit: HashMap<i64, Vec<FileEntry>> = HashMap::new();
+            for file in self.files()? {
+                by_unit.entry(file.unit_id).or_default().push(file);
+            }
+            let _ = self.files_by_unit.set(by_unit);
+        }
+        Ok(self
+            .files_by_unit
+            .get()
+            .and_then(|by_unit| by_unit.get(&unit))
+            .map_or(&[], Vec::as_slice))
     }
 
     /// One file of the revision.
