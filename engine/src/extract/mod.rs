@@ -905,10 +905,8 @@ impl<'s, 't> Walker<'s, 't> {
                 // A compact constructor's parameters are implicit: named
                 // and typed like the record's components.
                 for param in params {
-                    let mut type_text = param.type_text.clone();
-                    if param.varargs {
-                        type_text.push_str("[]");
-                    }
+                    // Varargs types are written `T...`: already an array.
+                    let type_text = param.type_text.clone();
                     self.record_local(
                         param.name.clone(),
                         type_text,
@@ -936,10 +934,8 @@ impl<'s, 't> Walker<'s, 't> {
             }
         }
         for (param, name) in params.iter().zip(name_nodes) {
-            let mut type_text = param.type_text.clone();
-            if param.varargs {
-                type_text.push_str("[]");
-            }
+            // Varargs types are written `T...`: already an array.
+            let type_text = param.type_text.clone();
             self.record_local(
                 param.name.clone(),
                 type_text,

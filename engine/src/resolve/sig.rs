@@ -221,13 +221,8 @@ pub(crate) fn file_classes(
                 let params: Vec<TypeSig> = element
                     .params
                     .iter()
-                    .map(|p| {
-                        let mut text = p.type_text.clone();
-                        if p.varargs {
-                            text.push_str("[]");
-                        }
-                        parse_type(qualifier, idx, &text)
-                    })
+                    // Varargs types are written `T...`: already an array.
+                    .map(|p| parse_type(qualifier, idx, &p.type_text))
                     .collect();
                 let erased = element
                     .params
