@@ -350,6 +350,7 @@ impl<'s> Indexer<'s> {
             total: distinct.len() as u64,
         });
         let mut unit_of_blob: HashMap<BlobId, i64> = HashMap::new();
+        let mut interned = Targets::default();
         let table = &table;
         let unit_result = produce_and_consume(
             &pool,
@@ -365,7 +366,8 @@ impl<'s> Indexer<'s> {
             },
             |records| {
                 let (blob_id, records, refs) = records?;
-                let unit = store_unit(&tx, &blob_id, &records, &refs).map_err(db_error)?;
+                let unit =
+                    store_unit(&tx, &blob_id, &records, &refs, &mut interned).map_err(db_error)?;
                 unit_of_blob.insert(blob_id, unit);
                 progress(Progress::Advance(1));
                 Ok(())
@@ -586,6 +588,35 @@ fn looks_binary(bytes: &[u8]) -> bool {
     }
 }
 
+/// Element ids that references and override links point at, interned in
+/// the `targets` table so postings are pairs of integers.
+#[derive(Default)]
+struct Targets {
+    ids: HashMap<String, i64>,
+}
+
+impl Targets {
+    fn id(&mut self, tx: &rusqlite::Transaction, name: String) -> rusqlite::Result<i64> {
+        if let Some(&id) = self.ids.get(&name) {
+            return Ok(id);
+        }
+        let known: Option<i64> = tx
+            .prepare_cached("SELECT id FROM targets WHERE name = ?1")?
+            .query_row(params![name], |r| r.get(0))
+            .optional()?;
+        let id = match known {
+            Some(id) => id,
+            None => {
+                tx.prepare_cached("INSERT INTO targets (name) VALUES (?1)")?
+                    .execute(params![name])?;
+                tx.last_insert_rowid()
+            }
+        };
+        self.ids.insert(name, id);
+        Ok(id)
+    }
+}
+
 /// Stores a blob's records as a unit, or finds the identical unit stored
 /// before; returns the unit id.
 fn store_unit(
@@ -593,6 +624,7 @@ fn store_unit(
     blob_id: &BlobId,
     records: &[ElementRecord],
     resolution: &FileResolution,
+    interned: &mut Targets,
 ) -> rusqlite::Result<i64> {
     let refs_bytes =
         rkyv::to_bytes::<rkyv::rancor::Error>(resolution).expect("resolutions serialize");
@@ -607,8 +639,9 @@ fn store_unit(
     tx.prepare_cached("INSERT INTO units (blob_id, digest, refs) VALUES (?1, ?2, ?3)")?
         .execute(params![&blob_id.0[..], &digest.0[..], &refs_bytes[..]])?;
     let unit = tx.last_insert_rowid();
-    let mut posting =
-        tx.prepare_cached("INSERT OR IGNORE INTO ref_postings (target, unit_id) VALUES (?1, ?2)")?;
+    let mut posting = tx.prepare_cached(
+        "INSERT OR IGNORE INTO ref_postings (target_id, unit_id) VALUES (?1, ?2)",
+    )?;
     let mut targets: Vec<String> = resolution
         .refs
         .iter()
@@ -617,14 +650,16 @@ fn store_unit(
     targets.sort_unstable();
     targets.dedup();
     for target in targets {
-        posting.execute(params![target, unit])?;
+        let id = interned.id(tx, target)?;
+        posting.execute(params![id, unit])?;
     }
     let mut overriding = tx.prepare_cached(
-        "INSERT OR IGNORE INTO overrides (target, unit_id, idx) VALUES (?1, ?2, ?3)",
+        "INSERT OR IGNORE INTO overrides (target_id, unit_id, idx) VALUES (?1, ?2, ?3)",
     )?;
     for o in &resolution.overrides {
         for target in &o.targets {
-            overriding.execute(params![target, unit, o.element])?;
+            let id = interned.id(tx, target.clone())?;
+            overriding.execute(params![id, unit, o.element])?;
         }
     }
     let mut insert = tx.prepare_cached(
@@ -653,19 +688,33 @@ fn store_unit(
 }
 
 /// A stable digest of a unit's content: the blob plus its qualified names.
+/// A digest of a unit's content: the blob, its qualified names and its
+/// resolution. Two 64-bit SipHash passes with different salts (a unit is
+/// only ever compared with the units of one store, so 128 bits keep
+/// collisions out of reach) — SHA-1 over the serialized references cost
+/// more than storing them.
 fn unit_digest(blob_id: &BlobId, records: &[ElementRecord], refs: &[u8]) -> BlobId {
-    let mut text = blob_id.to_string();
-    text.push('\n');
-    text.push_str(&BlobId::of_bytes(refs).to_string());
-    for r in records {
-        text.push('\n');
-        text.push_str(&r.element_id);
-        text.push('\t');
-        text.push_str(r.owner.as_deref().unwrap_or(""));
-        text.push('\t');
-        text.push_str(&r.type_name);
-    }
-    BlobId::of_bytes(text.as_bytes())
+    use std::hash::Hasher;
+    let digest_with = |salt: u8| {
+        #[allow(deprecated)]
+        let mut h = std::hash::SipHasher::new_with_keys(0x7265_6673_636f_7065, u64::from(salt));
+        h.write(&blob_id.0);
+        h.write(refs);
+        for r in records {
+            h.write(r.element_id.as_bytes());
+            h.write_u8(0xff);
+            h.write(r.owner.as_deref().unwrap_or("").as_bytes());
+            h.write_u8(0xff);
+            h.write(r.type_name.as_bytes());
+            h.write_u8(0xfe);
+        }
+        h.finish()
+    };
+    let mut out = [0u8; 20];
+    out[..8].copy_from_slice(&digest_with(1).to_le_bytes());
+    out[8..16].copy_from_slice(&digest_with(2).to_le_bytes());
+    out[16..].copy_from_slice(&blob_id.0[..4]);
+    BlobId(out)
 }
 
 fn unix_now() -> i64 {

@@ -1,7 +1,8 @@
 //! The reference graph of a revision: who calls an element, what it calls,
 //! what implements it and what references it.
 //!
-//! Answers come from the global reference index (`ref_postings`: which
+//! Answers come from the global reference index (`ref_postings` over the
+//! interned `targets`: which
 //! units have a site targeting an element id; `overrides`: which elements
 //! override a method or extend a type) and from the resolutions of the
 //! units it names. The index is shared by every revision, so each unit it
@@ -491,7 +492,8 @@ impl<'a, 's> Walk<'a, 's> {
     fn posting_units(&self, target: &str) -> Result<Vec<i64>, Error> {
         Ok(self
             .rows_in_revision(
-                "SELECT target, unit_id FROM ref_postings WHERE target = ?1",
+                "SELECT t.name, p.unit_id FROM targets t JOIN ref_postings p ON p.target_id = t.id \
+                 WHERE t.name = ?1",
                 &[&target],
             )?
             .into_iter()
@@ -502,7 +504,8 @@ impl<'a, 's> Walk<'a, 's> {
     /// Posted targets in `[low, high)` with their units, in the revision.
     fn posting_targets_in_range(&self, low: &str, high: &str) -> Result<Vec<(String, i64)>, Error> {
         self.rows_in_revision(
-            "SELECT target, unit_id FROM ref_postings WHERE target >= ?1 AND target < ?2",
+            "SELECT t.name, p.unit_id FROM targets t JOIN ref_postings p ON p.target_id = t.id \
+             WHERE t.name >= ?1 AND t.name < ?2",
             &[&low, &high],
         )
     }
@@ -515,7 +518,8 @@ impl<'a, 's> Walk<'a, 's> {
         high: &str,
     ) -> Result<Vec<(String, i64)>, Error> {
         self.rows_in_revision(
-            "SELECT target, unit_id FROM overrides WHERE target >= ?1 AND target < ?2",
+            "SELECT t.name, o.unit_id FROM targets t JOIN overrides o ON o.target_id = t.id \
+             WHERE t.name >= ?1 AND t.name < ?2",
             &[&low, &high],
         )
     }
@@ -527,7 +531,10 @@ impl<'a, 's> Walk<'a, 's> {
             .snapshot
             .store
             .db()
-            .prepare_cached("SELECT unit_id, idx FROM overrides WHERE target = ?1")
+            .prepare_cached(
+                "SELECT o.unit_id, o.idx FROM targets t JOIN overrides o ON o.target_id = t.id \
+                 WHERE t.name = ?1",
+            )
             .map_err(|e| self.db_error(e))?;
         let rows: Vec<(i64, u32)> = statement
             .query_map(params![target], |r| Ok((r.get(0)?, r.get(1)?)))

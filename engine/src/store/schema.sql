@@ -84,20 +84,28 @@ CREATE TABLE IF NOT EXISTS elements (
 
 CREATE INDEX IF NOT EXISTS elements_by_id ON elements (element_id);
 
--- The global reference index: which units reference a target element id.
--- A revision's callers of X are the sites targeting X in the units of its
+-- Element ids that references and override links point at (methods,
+-- fields, constructors, types), interned.
+CREATE TABLE IF NOT EXISTS targets (
+    id   INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
+
+-- The global reference index: which units reference a target. A
+-- revision's callers of X are the sites targeting X in the units of its
 -- manifest.
 CREATE TABLE IF NOT EXISTS ref_postings (
-    target  TEXT NOT NULL,
-    unit_id INTEGER NOT NULL,
-    PRIMARY KEY (target, unit_id)
+    target_id INTEGER NOT NULL,
+    unit_id   INTEGER NOT NULL,
+    PRIMARY KEY (target_id, unit_id)
 ) WITHOUT ROWID;
 
 -- Override links: element `idx` of a unit overrides or implements the
--- method `target` (an element id). Read backwards for implementations.
+-- method `target_id`, or (for a type) extends or implements the type.
+-- Read backwards for implementations and subtypes.
 CREATE TABLE IF NOT EXISTS overrides (
-    target  TEXT NOT NULL,
-    unit_id INTEGER NOT NULL,
-    idx     INTEGER NOT NULL,
-    PRIMARY KEY (target, unit_id, idx)
+    target_id INTEGER NOT NULL,
+    unit_id   INTEGER NOT NULL,
+    idx       INTEGER NOT NULL,
+    PRIMARY KEY (target_id, unit_id, idx)
 ) WITHOUT ROWID;
