@@ -9,7 +9,7 @@
 //! is what element ids and the decl export are made of. A name that cannot
 //! be qualified stays as written, the way javac reports error types.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::facts::{ElementKind, FileFacts, NO_ELEMENT};
 
@@ -47,7 +47,8 @@ impl TypeUniverse {
     /// A universe of the JDK's types (binary names such as
     /// `java.util.Map$Entry`).
     pub fn with_jdk(binary_names: &[String]) -> Self {
-        let mut types = HashMap::with_capacity(binary_names.len() * 2);
+        let mut types =
+            HashMap::with_capacity_and_hasher(binary_names.len() * 2, Default::default());
         for binary in binary_names {
             // JDK class names never contain `$` except as the nesting
             // separator, and anonymous or local classes (`$1`) are skipped.
@@ -128,7 +129,7 @@ impl TypeUniverse {
             .filter(|t| t.origin == TypeOrigin::Source)
             .flat_map(|t| t.supertypes.iter().cloned())
             .collect();
-        let mut seen: HashSet<String> = HashSet::new();
+        let mut seen: HashSet<String> = HashSet::default();
         while let Some(canonical) = queue.pop() {
             if !seen.insert(canonical.clone()) {
                 continue;
@@ -173,7 +174,7 @@ impl TypeUniverse {
         name: &str,
         follow_inheritance: bool,
     ) -> Option<String> {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut queue = vec![(owner.to_string(), 0usize)];
         while let Some((current, depth)) = queue.pop() {
             if !seen.insert(current.clone()) {
@@ -246,7 +247,7 @@ impl<'a> Qualifier<'a> {
         facts: &'a FileFacts,
         follow_inheritance: bool,
     ) -> Self {
-        let mut declared_types = HashMap::new();
+        let mut declared_types = HashMap::default();
         for (index, element) in facts.elements.iter().enumerate() {
             if element.kind.is_type()
                 && element.kind != ElementKind::AnonymousClass

@@ -7,7 +7,7 @@
 //! Types are named by their binary name. Elements without a name of their
 //! own (lambdas, initializers) extend the id of their enclosing element.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::facts::{ElementKind, FileFacts, NO_ELEMENT};
 use crate::names::Qualifier;
@@ -71,7 +71,7 @@ pub fn element_records(facts: &FileFacts, qualifier: &Qualifier) -> Vec<ElementR
     let mut out = Vec::with_capacity(facts.elements.len());
     // Counters for elements numbered within their parent (lambdas,
     // initializers), by (parent, kind).
-    let mut ordinals: HashMap<(u32, ElementKind), u32> = HashMap::new();
+    let mut ordinals: HashMap<(u32, ElementKind), u32> = HashMap::default();
     for (index, element) in facts.elements.iter().enumerate() {
         let idx = index as u32;
         let params: Vec<String> = element

@@ -13,8 +13,8 @@ mod kinds;
 mod lines;
 mod syntax;
 
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use tree_sitter::{Node, Parser};
 
@@ -146,14 +146,14 @@ impl<'s, 't> Walker<'s, 't> {
             frames: Vec::new(),
             field_groups: Vec::new(),
             scopes: Vec::new(),
-            counters: HashMap::new(),
-            new_sites_with_body: HashMap::new(),
-            site_of_node: HashMap::new(),
-            local_of_node: HashMap::new(),
-            expr_of_node: HashMap::new(),
-            lambda_of_node: HashMap::new(),
-            local_of_declarator: HashMap::new(),
-            field_of_declarator: HashMap::new(),
+            counters: HashMap::default(),
+            new_sites_with_body: HashMap::default(),
+            site_of_node: HashMap::default(),
+            local_of_node: HashMap::default(),
+            expr_of_node: HashMap::default(),
+            lambda_of_node: HashMap::default(),
+            local_of_declarator: HashMap::default(),
+            field_of_declarator: HashMap::default(),
         }
     }
 

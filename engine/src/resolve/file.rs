@@ -4,8 +4,8 @@
 //! method type arguments (from arguments, explicit type arguments and
 //! lambda bodies).
 
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -101,7 +101,7 @@ const MAX_DEPTH: u32 = 200;
 
 impl<'a> FileResolver<'a> {
     pub(crate) fn new(table: &'a SymbolTable, q: &'a Qualifier<'a>, facts: &'a FileFacts) -> Self {
-        let mut contexts = HashMap::new();
+        let mut contexts = HashMap::default();
         let mut note = |facts: &FileFacts, e: u32, context: Context| {
             let e = unwrap_parens(facts, e);
             if e == NO_EXPR {
@@ -140,9 +140,9 @@ impl<'a> FileResolver<'a> {
             sites: vec![SiteState::Pending; facts.ref_sites.len()],
             expr_types: vec![None; facts.exprs.len()],
             local_types: vec![None; facts.locals.len()],
-            lambda_params: HashMap::new(),
-            method_ref_targets: HashMap::new(),
-            target_hints: HashMap::new(),
+            lambda_params: HashMap::default(),
+            method_ref_targets: HashMap::default(),
+            target_hints: HashMap::default(),
             contexts,
             depth: 0,
             field_cache: Default::default(),

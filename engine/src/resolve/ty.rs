@@ -2,7 +2,7 @@
 //! plus the hierarchy questions overload resolution asks (subclassing,
 //! a type viewed as one of its supertypes, members inherited).
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::sync::Arc;
 
 use super::table::{ClassEntry, SymbolTable};
@@ -213,7 +213,7 @@ impl SymbolTable {
     /// last.
     pub(crate) fn hierarchy(&self, ty: &Ty) -> Vec<Ty> {
         let mut out: Vec<Ty> = Vec::new();
-        let mut seen: HashSet<Arc<str>> = HashSet::new();
+        let mut seen: HashSet<Arc<str>> = HashSet::default();
         let mut queue: std::collections::VecDeque<Ty> = std::collections::VecDeque::new();
         let mut current = Some(match ty {
             Ty::Array(_) => Ty::object(),
@@ -337,7 +337,7 @@ impl SymbolTable {
         if sub == sup || sup == OBJECT {
             return true;
         }
-        let mut seen: HashSet<Arc<str>> = HashSet::new();
+        let mut seen: HashSet<Arc<str>> = HashSet::default();
         let mut stack: Vec<Arc<str>> = vec![sub.into()];
         while let Some(name) = stack.pop() {
             if &*name == sup {
