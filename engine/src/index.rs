@@ -310,65 +310,92 @@ impl<'s> Indexer<'s> {
         progress(Progress::Advance(distinct.len() as u64));
 
         // Phase 3: the symbol table, from every distinct blob's
-        // declarations; a blob at several paths is declared at the first.
+        // declarations. A blob at several paths declares its classes at each
+        // (copies in different source roots are told apart by resolution).
         progress(Progress::Phase {
             name: "signatures",
             total: distinct.len() as u64,
         });
         let mut first_path: HashMap<BlobId, u32> = HashMap::with_capacity(distinct.len());
-        let mut paths: Vec<String> = Vec::with_capacity(distinct.len());
-        for &(path, blob_id, _) in &files {
-            first_path.entry(blob_id).or_insert_with(|| {
-                paths.push(path.to_string());
-                paths.len() as u32 - 1
-            });
+        for (index, &(_, blob_id, _)) in files.iter().enumerate() {
+            first_path.entry(blob_id).or_insert(index as u32);
         }
         let universe = &universe;
         let reader = &reader;
-        let signatures: Vec<_> = pool.install(|| {
+        let signatures: HashMap<BlobId, _> = pool.install(|| {
             distinct
                 .par_iter()
                 .map(|&(blob_id, location)| {
                     reader.declarations(&blob_id, location).map(|facts| {
                         let qualifier = Qualifier::new(universe, &facts);
-                        resolve::file_signatures(&qualifier, &facts, first_path[&blob_id])
+                        let classes =
+                            resolve::file_signatures(&qualifier, &facts, first_path[&blob_id]);
+                        (blob_id, (facts.package, classes))
                     })
                 })
-                .collect::<Result<Vec<_>, _>>()
+                .collect::<Result<HashMap<_, _>, _>>()
         })?;
-        let table = SymbolTable::from_parts(
-            signatures.into_iter().flatten().collect(),
-            Some(class_path),
-            paths,
-        );
+        let mut classes = Vec::new();
+        let mut table_files = Vec::with_capacity(files.len());
+        for (index, &(path, blob_id, _)) in files.iter().enumerate() {
+            let (package, declared) = &signatures[&blob_id];
+            table_files.push((path.to_string(), package.clone()));
+            let index = index as u32;
+            if first_path[&blob_id] == index {
+                classes.extend(declared.iter().cloned());
+            } else {
+                classes.extend(
+                    declared
+                        .iter()
+                        .map(|(sig, erased)| (resolve::declared_at(sig, index), erased.clone())),
+                );
+            }
+        }
+        drop(signatures);
+        let table = SymbolTable::new(classes, Some(class_path), table_files);
         progress(Progress::Advance(distinct.len() as u64));
 
         // Phase 4: qualified element records and resolved references, one
         // unit per distinct result.
+        // A blob resolves once, or once per source root where classes are
+        // duplicated across roots (each copy sees its own flavor).
+        let mut work: Vec<(BlobId, PackLocation, u32)> = Vec::with_capacity(distinct.len());
+        let mut work_of_file: Vec<(BlobId, u32)> = Vec::with_capacity(files.len());
+        {
+            let mut seen: HashMap<(BlobId, u32), u32> = HashMap::with_capacity(distinct.len());
+            for (index, &(_, blob_id, location)) in files.iter().enumerate() {
+                let context = table.resolution_context(index as u32);
+                seen.entry((blob_id, context)).or_insert_with(|| {
+                    work.push((blob_id, location, index as u32));
+                    index as u32
+                });
+                work_of_file.push((blob_id, context));
+            }
+        }
         progress(Progress::Phase {
             name: "resolve",
-            total: distinct.len() as u64,
+            total: work.len() as u64,
         });
-        let mut unit_of_blob: HashMap<BlobId, i64> = HashMap::new();
+        let mut unit_of: HashMap<(BlobId, u32), i64> = HashMap::with_capacity(work.len());
         let mut interned = Targets::default();
         let table = &table;
         let unit_result = produce_and_consume(
             &pool,
-            &distinct,
+            &work,
             || (),
-            |(), &(blob_id, location)| {
+            |(), &(blob_id, location, file)| {
                 reader.facts(&blob_id, location).map(|facts| {
                     let qualifier = Qualifier::new(universe, &facts);
                     let records = element_records(&facts, &qualifier);
-                    let refs = resolve::resolve_file(table, &qualifier, &facts);
-                    (blob_id, records, refs)
+                    let refs = resolve::resolve_file(table, &qualifier, &facts, file);
+                    (blob_id, file, records, refs)
                 })
             },
             |records| {
-                let (blob_id, records, refs) = records?;
+                let (blob_id, file, records, refs) = records?;
                 let unit =
                     store_unit(&tx, &blob_id, &records, &refs, &mut interned).map_err(db_error)?;
-                unit_of_blob.insert(blob_id, unit);
+                unit_of.insert((blob_id, table.resolution_context(file)), unit);
                 progress(Progress::Advance(1));
                 Ok(())
             },
@@ -408,19 +435,14 @@ impl<'s> Indexer<'s> {
                     "INSERT INTO files (revision_id, path, blob_id, unit_id) VALUES (?1, ?2, ?3, ?4)",
                 )
                 .map_err(db_error)?;
-            for &(path, blob_id, _) in &files {
+            for (&(path, blob_id, _), key) in files.iter().zip(&work_of_file) {
                 let stats = blobs[&blob_id];
                 totals.n_elements += stats.n_elements;
                 totals.n_ref_sites += stats.n_ref_sites;
                 totals.n_syntax_errors += stats.n_syntax_errors;
                 totals.n_invalid_utf8_files += u64::from(stats.n_invalid_utf8_bytes > 0);
                 insert_file
-                    .execute(params![
-                        revision_id,
-                        path,
-                        &blob_id.0[..],
-                        unit_of_blob[&blob_id]
-                    ])
+                    .execute(params![revision_id, path, &blob_id.0[..], unit_of[key]])
                     .map_err(db_error)?;
             }
             let mut insert_skipped = tx

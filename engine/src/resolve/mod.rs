@@ -2,7 +2,7 @@
 //! declaration javac would pick, from sources and library signatures
 //! alone.
 //!
-//! 1. [`build_table`]: the symbol table of a revision, from every file's
+//! 1. [`SymbolTable::new`]: the symbol table of a revision, from every file's
 //!    declarations (never their bodies) plus the library class path;
 //! 2. [`resolve_file`]: one file's sites against that table — receivers
 //!    typed, members looked up through the hierarchy, overloads chosen.
@@ -21,7 +21,6 @@ pub use table::{ClassEntry, SymbolTable};
 
 use crate::facts::FileFacts;
 use crate::names::Qualifier;
-use crate::symbols::classfile::ClassPath;
 
 /// How sure a resolved reference is.
 #[derive(Archive, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -121,30 +120,29 @@ impl ResolvedRef {
     }
 }
 
-/// Builds the symbol table of a revision from its files' declarations:
-/// `files` pairs each file's path with its declarations (facts with at
-/// least package, imports and elements) and a qualifier for them.
-pub fn build_table<'f>(
-    files: impl IntoIterator<Item = (String, &'f FileFacts, &'f Qualifier<'f>)>,
-    library: Option<ClassPath>,
-) -> SymbolTable {
-    let mut classes = Vec::new();
-    let mut paths = Vec::new();
-    for (index, (path, facts, qualifier)) in files.into_iter().enumerate() {
-        classes.extend(sig::file_classes(qualifier, facts, index as u32));
-        paths.push(path);
-    }
-    SymbolTable::new(classes, library, paths)
-}
-
 /// The class signatures one file contributes to the symbol table; for
-/// building tables in parallel (see [`SymbolTable::from_parts`]).
+/// building tables in parallel (see [`SymbolTable::new`]).
 pub fn file_signatures(
     qualifier: &Qualifier,
     facts: &FileFacts,
     file: u32,
 ) -> Vec<(crate::symbols::ClassSig, Vec<Vec<std::sync::Arc<str>>>)> {
     sig::file_classes(qualifier, facts, file)
+}
+
+/// A copy of a class signature declared in another file (the same blob at
+/// another path).
+pub fn declared_at(sig: &crate::symbols::ClassSig, file: u32) -> crate::symbols::ClassSig {
+    let mut copy = sig.clone();
+    let retarget = |decl: &mut Option<crate::symbols::SourceDecl>| {
+        if let Some(d) = decl {
+            d.file = file;
+        }
+    };
+    retarget(&mut copy.decl);
+    copy.methods.iter_mut().for_each(|m| retarget(&mut m.decl));
+    copy.fields.iter_mut().for_each(|f| retarget(&mut f.decl));
+    copy
 }
 
 /// A method of a file and the methods it directly overrides or
@@ -169,13 +167,15 @@ pub struct FileResolution {
     pub overrides: Vec<Override>,
 }
 
-/// Resolves every reference site of one file, and finds what its methods
-/// override.
+/// Resolves every reference site of file `file` (its index in the table's
+/// files), and finds what its methods override.
 pub fn resolve_file(
     table: &SymbolTable,
     qualifier: &Qualifier,
     facts: &FileFacts,
+    file: u32,
 ) -> FileResolution {
+    let _resolving = table::ResolvingFile::enter(file);
     let mut resolver = file::FileResolver::new(table, qualifier, facts);
     FileResolution {
         refs: resolver.resolve_all(),

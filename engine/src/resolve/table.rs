@@ -1,12 +1,16 @@
 //! The symbol table of a revision: every source class with its members,
 //! and library classes read lazily from the class path.
 
+use std::cell::Cell;
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use super::ty::{Found, Ty};
 
-pub(crate) type MethodMemo = std::sync::RwLock<HashMap<(Ty, Arc<str>), Arc<Vec<Found>>>>;
-use std::sync::Arc;
+/// Method lookups by (source root of the asking file when the revision
+/// has duplicated classes, else 0; type; name).
+pub(crate) type MethodMemo = std::sync::RwLock<HashMap<(u32, Ty, Arc<str>), Arc<Vec<Found>>>>;
 
 use crate::symbols::classfile::ClassPath;
 use crate::symbols::{ClassKind, ClassSig, TypeSig};
@@ -37,24 +41,63 @@ pub struct SymbolTable {
     pub(crate) method_memo: MethodMemo,
     /// Paths of the revision's files, by file index.
     pub paths: Vec<String>,
+    /// Source root of each file (an interned id).
+    roots: Vec<u32>,
+    /// Classes declared by several files (every copy, first one first):
+    /// flavors of one library side by side in a monorepo.
+    duplicates: HashMap<Arc<str>, Vec<Arc<ClassEntry>>>,
+}
+
+thread_local! {
+    /// The file being resolved on this thread: duplicated classes are
+    /// looked up from its point of view.
+    static CURRENT_FILE: Cell<u32> = const { Cell::new(u32::MAX) };
+}
+
+/// Marks the file being resolved on this thread until dropped.
+pub(crate) struct ResolvingFile(u32);
+
+impl ResolvingFile {
+    pub(crate) fn enter(file: u32) -> Self {
+        let previous = CURRENT_FILE.with(|c| c.replace(file));
+        Self(previous)
+    }
+}
+
+impl Drop for ResolvingFile {
+    fn drop(&mut self) {
+        CURRENT_FILE.with(|c| c.set(self.0));
+    }
+}
+
+/// The source root of a file: its directory with the package's folders
+/// taken off the end (`guava/src/` for `guava/src/com/google/X.java` in
+/// package `com.google`), or its directory when they do not match.
+fn source_root<'p>(path: &'p str, package: Option<&str>) -> &'p str {
+    let dir = path.rfind('/').map_or("", |i| &path[..=i]);
+    let Some(package) = package else { return dir };
+    let suffix: String = package.split('.').map(|p| format!("{p}/")).collect();
+    dir.strip_suffix(suffix.as_str()).unwrap_or(dir)
 }
 
 impl SymbolTable {
-    /// A table from per-file signatures built in parallel.
-    pub fn from_parts(
-        classes: Vec<(ClassSig, Vec<Vec<Arc<str>>>)>,
-        library: Option<ClassPath>,
-        paths: Vec<String>,
-    ) -> Self {
-        Self::new(classes, library, paths)
-    }
-
-    /// A table of the given source classes and library class path.
+    /// A table of the given source classes and library class path;
+    /// `files` are the revision's files (path and package) that the
+    /// classes' declarations index.
     pub fn new(
         classes: Vec<(ClassSig, Vec<Vec<Arc<str>>>)>,
         library: Option<ClassPath>,
-        paths: Vec<String>,
+        files: Vec<(String, Option<String>)>,
     ) -> Self {
+        let mut root_ids: HashMap<String, u32> = HashMap::default();
+        let mut roots = Vec::with_capacity(files.len());
+        for (path, package) in &files {
+            let root = source_root(path, package.as_deref()).to_string();
+            let next = root_ids.len() as u32;
+            roots.push(*root_ids.entry(root).or_insert(next));
+        }
+        let paths: Vec<String> = files.into_iter().map(|(p, _)| p).collect();
+        let mut duplicates: HashMap<Arc<str>, Vec<Arc<ClassEntry>>> = HashMap::default();
         let mut source: HashMap<Arc<str>, Arc<ClassEntry>> =
             HashMap::with_capacity_and_hasher(classes.len(), Default::default());
         let mut pending_anonymous = Vec::new();
@@ -69,12 +112,21 @@ impl SymbolTable {
                 pending_anonymous.push((sig, erased_params));
                 continue;
             }
-            source.entry(sig.name.clone()).or_insert_with(|| {
-                Arc::new(ClassEntry {
-                    sig: Arc::new(sig),
-                    erased_params,
-                })
+            let entry = Arc::new(ClassEntry {
+                sig: Arc::new(sig),
+                erased_params,
             });
+            match source.entry(entry.sig.name.clone()) {
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    duplicates
+                        .entry(entry.sig.name.clone())
+                        .or_insert_with(|| vec![first.get().clone()])
+                        .push(entry);
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(entry);
+                }
+            }
         }
         let mut table = Self {
             source,
@@ -82,6 +134,8 @@ impl SymbolTable {
             cache: Default::default(),
             method_memo: Default::default(),
             paths,
+            roots,
+            duplicates,
         };
         // An anonymous class names one supertype: a class to extend or an
         // interface to implement.
@@ -113,6 +167,11 @@ impl SymbolTable {
     /// and anonymous classes).
     pub fn get(&self, name: &str) -> Option<Arc<ClassEntry>> {
         if let Some(entry) = self.source.get(name) {
+            if !self.duplicates.is_empty()
+                && let Some(copies) = self.duplicates.get(name)
+            {
+                return Some(self.nearest_copy(copies).clone());
+            }
             return Some(entry.clone());
         }
         let library = self.library.as_ref()?;
@@ -130,6 +189,51 @@ impl SymbolTable {
             .expect("cache lock")
             .insert(name.into(), loaded.clone());
         loaded
+    }
+
+    /// Of several copies of a class, the one the file being resolved
+    /// sees: its own, one in its source root, else the one whose path
+    /// shares the longest prefix with it; the first copy on ties.
+    fn nearest_copy<'c>(&self, copies: &'c [Arc<ClassEntry>]) -> &'c Arc<ClassEntry> {
+        let file = CURRENT_FILE.with(Cell::get);
+        let Some(path) = self.paths.get(file as usize) else {
+            return &copies[0];
+        };
+        let root = self.roots[file as usize];
+        copies
+            .iter()
+            .max_by_key(|c| {
+                let f = c.sig.decl.map_or(u32::MAX, |d| d.file);
+                let same_root = self.roots.get(f as usize) == Some(&root);
+                let shared = self.paths.get(f as usize).map_or(0, |p| {
+                    p.bytes()
+                        .zip(path.bytes())
+                        .take_while(|(a, b)| a == b)
+                        .count()
+                });
+                (f == file, same_root, shared, std::cmp::Reverse(f))
+            })
+            .expect("duplicates have copies")
+    }
+
+    /// Files that resolve alike share a context: everything does, unless
+    /// classes are duplicated, when each source root is its own.
+    pub fn resolution_context(&self, file: u32) -> u32 {
+        if self.duplicates.is_empty() {
+            0
+        } else {
+            self.roots.get(file as usize).map_or(0, |r| r + 1)
+        }
+    }
+
+    /// The memo partition of the file being resolved: its source root
+    /// when classes are duplicated (answers depend on it), else 0.
+    pub(crate) fn memo_partition(&self) -> u32 {
+        if self.duplicates.is_empty() {
+            return 0;
+        }
+        let file = CURRENT_FILE.with(Cell::get);
+        self.roots.get(file as usize).map_or(0, |r| r + 1)
     }
 
     /// Number of source classes.

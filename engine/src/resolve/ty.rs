@@ -249,7 +249,7 @@ impl SymbolTable {
     /// method overridden by one found earlier is left out. Memoized for
     /// the whole revision.
     pub(crate) fn methods_named(&self, ty: &Ty, name: &str) -> Arc<Vec<Found>> {
-        let key = (ty.clone(), Arc::<str>::from(name));
+        let key = (self.memo_partition(), ty.clone(), Arc::<str>::from(name));
         if let Some(found) = self.method_memo.read().expect("memo lock").get(&key) {
             return found.clone();
         }
