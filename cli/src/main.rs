@@ -14,6 +14,11 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+/// Indexing allocates many small strings and vectors from several threads;
+/// mimalloc serves that pattern markedly faster than the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// refscope — an incremental reference index for Java.
 #[derive(Debug, Parser)]
 #[command(

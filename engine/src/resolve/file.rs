@@ -150,8 +150,8 @@ impl<'a> FileResolver<'a> {
         }
     }
 
-    fn methods_named(&self, ty: &Ty, name: &str) -> Vec<Found> {
-        self.table.methods_named(ty, name).as_ref().clone()
+    fn methods_named(&self, ty: &Ty, name: &str) -> Arc<Vec<Found>> {
+        self.table.methods_named(ty, name)
     }
 
     fn field_named(&self, ty: &Ty, name: &str) -> Option<FieldHit> {
@@ -499,7 +499,7 @@ impl<'a> FileResolver<'a> {
         let site = &facts.ref_sites[index as usize];
         let candidates = match self.receiver(site) {
             Receiver::Implicit => {
-                let mut found = Vec::new();
+                let mut found = Arc::new(Vec::new());
                 for t in self.enclosing_types(site.enclosing) {
                     let ty = self.this_type(t);
                     found = self.methods_named(&ty, &site.name);
@@ -508,7 +508,7 @@ impl<'a> FileResolver<'a> {
                     }
                 }
                 if found.is_empty() {
-                    found = self.static_imported_methods(&site.name);
+                    found = Arc::new(self.static_imported_methods(&site.name));
                 }
                 found
             }
@@ -528,7 +528,7 @@ impl<'a> FileResolver<'a> {
             }
             Receiver::None => return Self::unresolved(),
         };
-        self.choose_and_type(index, candidates)
+        self.choose_and_type(index, &candidates)
     }
 
     /// The bounds after the first of a local whose type is a type
@@ -625,13 +625,13 @@ impl<'a> FileResolver<'a> {
     }
 
     /// Picks the method of a call among candidates and types the call.
-    fn choose_and_type(&mut self, index: u32, candidates: Vec<Found>) -> SiteResult {
+    fn choose_and_type(&mut self, index: u32, candidates: &[Found]) -> SiteResult {
         if candidates.is_empty() {
             return Self::unresolved();
         }
         let site = &self.facts.ref_sites[index as usize];
         let context = site.enclosing;
-        self.hint_argument_targets(index, &candidates);
+        self.hint_argument_targets(index, candidates);
         let args: Vec<Ty> = site
             .args
             .clone()
@@ -681,8 +681,8 @@ impl<'a> FileResolver<'a> {
 
     /// Overload resolution: applicable by arity and argument types in
     /// javac's three phases, then the most specific.
-    fn choose(&self, candidates: Vec<Found>, args: &[Ty]) -> (Found, Confidence, Vec<Found>) {
-        if let Some(chosen) = self.choose_applicable(&candidates, args) {
+    fn choose(&self, candidates: &[Found], args: &[Ty]) -> (Found, Confidence, Vec<Found>) {
+        if let Some(chosen) = self.choose_applicable(candidates, args) {
             return chosen;
         }
         // Nothing applicable: our argument types are probably wrong. A
@@ -697,11 +697,11 @@ impl<'a> FileResolver<'a> {
                 Confidence::Ambiguous,
                 rest.iter().map(|&i| candidates[i].clone()).collect(),
             ),
-            [] => {
-                let mut rest = candidates;
-                let first = rest.remove(0);
-                (first, Confidence::Ambiguous, rest)
-            }
+            [] => (
+                candidates[0].clone(),
+                Confidence::Ambiguous,
+                candidates[1..].to_vec(),
+            ),
         }
     }
 
@@ -1158,7 +1158,7 @@ impl<'a> FileResolver<'a> {
             };
         }
         let constructors = self.constructors(&entry, &ty);
-        let mut result = self.choose_and_type(index, constructors);
+        let mut result = self.choose_and_type(index, &constructors);
         result.denoted = Denoted::Value(ty);
         result
     }
@@ -1201,7 +1201,7 @@ impl<'a> FileResolver<'a> {
             return Self::unresolved();
         };
         let constructors = self.constructors(&entry, &ty);
-        let mut result = self.choose_and_type(index, constructors);
+        let mut result = self.choose_and_type(index, &constructors);
         result.denoted = Denoted::Value(Ty::Unknown);
         result
     }
@@ -1275,7 +1275,7 @@ impl<'a> FileResolver<'a> {
             }
             return self.pick_reference(constructors);
         }
-        let all = self.methods_named(&receiver_ty, &site.name);
+        let all: Vec<Found> = self.methods_named(&receiver_ty, &site.name).to_vec();
         if let Some(args) = &sam_params {
             // `Type::m` may name a static method taking all the arguments,
             // or an instance method of the first; `expr::m` the former.
