@@ -648,8 +648,8 @@ fn store_unit(
     resolution: &FileResolution,
     interned: &mut Targets,
 ) -> rusqlite::Result<i64> {
-    let refs_bytes =
-        rkyv::to_bytes::<rkyv::rancor::Error>(resolution).expect("resolutions serialize");
+    let refs_bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&resolution.to_stored())
+        .expect("resolutions serialize");
     let digest = unit_digest(blob_id, records, &refs_bytes);
     let existing: Option<i64> = tx
         .prepare_cached("SELECT id FROM units WHERE digest = ?1")?

@@ -167,6 +167,120 @@ pub struct FileResolution {
     pub overrides: Vec<Override>,
 }
 
+/// A [`FileResolution`] as stored: each distinct target once, declaring
+/// files once, references pointing at them. A file calls the same few
+/// methods many times, so this is a fraction of the expanded size.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Default)]
+pub struct StoredResolution {
+    targets: Vec<StoredTarget>,
+    paths: Vec<String>,
+    refs: Vec<StoredRef>,
+    overrides: Vec<Override>,
+}
+
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Hash)]
+struct StoredTarget {
+    owner: String,
+    name: String,
+    params: Vec<String>,
+    is_static: bool,
+    implicit: bool,
+    /// Index in `paths`, or `u32::MAX`.
+    decl_file: u32,
+    decl_line: u32,
+}
+
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+struct StoredRef {
+    site: u32,
+    kind: RefTargetKind,
+    confidence: Confidence,
+    target: u32,
+    alternatives: Vec<String>,
+}
+
+impl FileResolution {
+    /// The compact form written to the store.
+    pub fn to_stored(&self) -> StoredResolution {
+        let mut out = StoredResolution {
+            overrides: self.overrides.clone(),
+            ..StoredResolution::default()
+        };
+        let mut target_ids: rustc_hash::FxHashMap<StoredTarget, u32> = Default::default();
+        let mut path_ids: rustc_hash::FxHashMap<&str, u32> = Default::default();
+        for r in &self.refs {
+            let decl_file = match &r.decl_file {
+                Some(path) => *path_ids.entry(path.as_str()).or_insert_with(|| {
+                    out.paths.push(path.clone());
+                    out.paths.len() as u32 - 1
+                }),
+                None => u32::MAX,
+            };
+            let target = StoredTarget {
+                owner: r.owner.clone(),
+                name: r.name.clone(),
+                params: r.params.clone(),
+                is_static: r.is_static,
+                implicit: r.implicit,
+                decl_file,
+                decl_line: r.decl_line,
+            };
+            let next = out.targets.len() as u32;
+            let id = *target_ids.entry(target.clone()).or_insert_with(|| {
+                out.targets.push(target);
+                next
+            });
+            out.refs.push(StoredRef {
+                site: r.site,
+                kind: r.kind,
+                confidence: r.confidence,
+                target: id,
+                alternatives: r.alternatives.clone(),
+            });
+        }
+        out
+    }
+}
+
+impl StoredResolution {
+    /// The expanded form. Indices out of range (a corrupt record that
+    /// still validated) leave the fields empty rather than panic.
+    pub fn expand(&self) -> FileResolution {
+        let empty = StoredTarget {
+            owner: String::new(),
+            name: String::new(),
+            params: Vec::new(),
+            is_static: false,
+            implicit: false,
+            decl_file: u32::MAX,
+            decl_line: 0,
+        };
+        FileResolution {
+            refs: self
+                .refs
+                .iter()
+                .map(|r| {
+                    let t = self.targets.get(r.target as usize).unwrap_or(&empty);
+                    ResolvedRef {
+                        site: r.site,
+                        kind: r.kind,
+                        confidence: r.confidence,
+                        owner: t.owner.clone(),
+                        name: t.name.clone(),
+                        params: t.params.clone(),
+                        is_static: t.is_static,
+                        decl_file: self.paths.get(t.decl_file as usize).cloned(),
+                        decl_line: t.decl_line,
+                        implicit: t.implicit,
+                        alternatives: r.alternatives.clone(),
+                    }
+                })
+                .collect(),
+            overrides: self.overrides.clone(),
+        }
+    }
+}
+
 /// Resolves every reference site of file `file` (its index in the table's
 /// files), and finds what its methods override.
 pub fn resolve_file(

@@ -15,7 +15,7 @@ use rusqlite::{OptionalExtension, params};
 use crate::error::Error;
 use crate::facts::{Element, ElementKind, FileFacts};
 use crate::records::ElementRecord;
-use crate::resolve::{FileResolution, ResolvedRef};
+use crate::resolve::{FileResolution, ResolvedRef, StoredResolution};
 use crate::source::{BlobId, Source};
 use crate::store::{PackLocation, PackReader, RevisionRow, Store};
 
@@ -222,12 +222,12 @@ impl<'s> Snapshot<'s> {
             .map_err(|e| self.db_error(e))?;
         let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(bytes.len());
         aligned.extend_from_slice(&bytes);
-        rkyv::from_bytes::<FileResolution, rkyv::rancor::Error>(&aligned).map_err(|e| {
-            Error::Corrupt {
+        rkyv::from_bytes::<StoredResolution, rkyv::rancor::Error>(&aligned)
+            .map(|stored| stored.expand())
+            .map_err(|e| Error::Corrupt {
                 path: self.store.dir().to_path_buf(),
                 message: format!("references of {} do not validate: {e}", file.path),
-            }
-        })
+            })
     }
 
     /// The qualified element records of a file, by element index.

@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS units (
     blob_id BLOB NOT NULL,
     digest  BLOB NOT NULL UNIQUE,
     -- The blob's resolved references and override links (rkyv archive of
-    -- FileResolution).
+    -- StoredResolution).
     refs    BLOB NOT NULL
 );
 
