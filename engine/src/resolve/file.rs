@@ -87,6 +87,8 @@ pub(crate) struct FileResolver<'a> {
     /// Target types of generic calls passed as arguments.
     target_hints: HashMap<u32, Ty>,
     contexts: HashMap<(bool, u32), Context>,
+    /// Calls that initialize a variable of a declared type.
+    init_hints: HashMap<u32, Context>,
     depth: u32,
     /// Lookups repeat a lot within a file: memoized here.
     field_cache: RefCell<FxHashMap<Ty, FxHashMap<String, Option<FieldHit>>>>,
@@ -123,14 +125,30 @@ impl<'a> FileResolver<'a> {
                 note(facts, arg, Context::Arg(index as u32));
             }
         }
+        // Generic calls initializing a variable of a declared type infer
+        // from it (`Comparator<Order> c = Comparator.comparing(o -> ...)`).
+        let mut init_hints = HashMap::default();
+        let mut hint = |facts: &FileFacts, e: u32, context: Context| {
+            let e = unwrap_parens(facts, e);
+            if e != NO_EXPR
+                && facts.exprs[e as usize].kind == ExprKind::Site
+                && facts.ref_sites[facts.exprs[e as usize].a as usize].kind == RefKind::Call
+            {
+                init_hints.insert(facts.exprs[e as usize].a, context);
+            }
+        };
         for (index, local) in facts.locals.iter().enumerate() {
             if local.init != NO_EXPR && !local.foreach {
                 note(facts, local.init, Context::Local(index as u32));
+                if local.type_text != "var" && !local.type_text.is_empty() {
+                    hint(facts, local.init, Context::Local(index as u32));
+                }
             }
         }
         for (index, element) in facts.elements.iter().enumerate() {
             if element.init != NO_EXPR && element.kind == crate::facts::ElementKind::Field {
                 note(facts, element.init, Context::Field(index as u32));
+                hint(facts, element.init, Context::Field(index as u32));
             }
         }
         Self {
@@ -144,6 +162,7 @@ impl<'a> FileResolver<'a> {
             method_ref_targets: HashMap::default(),
             target_hints: HashMap::default(),
             contexts,
+            init_hints,
             depth: 0,
             field_cache: Default::default(),
             subclass_cache: Default::default(),
@@ -713,9 +732,12 @@ impl<'a> FileResolver<'a> {
         args: &[Ty],
     ) -> Option<(Found, Confidence, Vec<Found>)> {
         let params: Vec<Vec<Ty>> = candidates.iter().map(|c| self.param_types(c)).collect();
+        let accessible: Vec<bool> = candidates.iter().map(|c| self.accessible(c)).collect();
         for phase in 1..=3 {
             let applicable: Vec<usize> = (0..candidates.len())
-                .filter(|&i| self.applicable(&candidates[i], &params[i], args, phase))
+                .filter(|&i| {
+                    accessible[i] && self.applicable(&candidates[i], &params[i], args, phase)
+                })
                 .collect();
             if applicable.is_empty() {
                 continue;
@@ -795,12 +817,43 @@ impl<'a> FileResolver<'a> {
         if phase < 3 && a.len() != b.len() {
             return false;
         }
-        a.iter().zip(b).all(|(x, y)| match (x, y) {
+        let last = a.len().min(b.len()).saturating_sub(1);
+        a.iter().zip(b).enumerate().all(|(i, (x, y))| match (x, y) {
             (Ty::Unknown, _) | (_, Ty::Unknown) => true,
+            // Variable arity: the element types are compared, where a
+            // primitive widening counts as subtyping (`float...` is more
+            // specific than `double...`).
+            (Ty::Array(ex), Ty::Array(ey)) if phase == 3 && i == last => {
+                self.compatible(ex, ey, false)
+            }
             // Subtyping only: a primitive and a reference type are never
             // subtypes of each other.
             _ => self.compatible(x, y, false),
         })
+    }
+
+    /// Whether the code of this file may call a candidate: a private
+    /// member only from inside its top-level class, and a library's
+    /// package-private or private members never.
+    fn accessible(&self, c: &Found) -> bool {
+        let m = c.method();
+        let sig = &c.class.sig;
+        if m.flags & flags::PRIVATE != 0 {
+            let Some(decl) = sig.decl else {
+                return false;
+            };
+            // Same file is the common case of the same top-level class;
+            // another file's private members are out of reach.
+            return decl.file == self.table.current_file();
+        }
+        if sig.decl.is_none() && m.flags & (flags::PUBLIC | flags::PROTECTED) == 0 {
+            // Package-private library member: reachable only from a
+            // repository class in the same package, which is rare; the
+            // binary name tells the package.
+            let package = sig.binary_name.rsplit_once('.').map_or("", |(p, _)| p);
+            return self.facts.package.as_deref() == Some(package);
+        }
+        true
     }
 
     /// Whether an argument of type `arg` can be passed for `param`.
@@ -910,7 +963,15 @@ impl<'a> FileResolver<'a> {
             }
         }
         // The type the call's result is expected to have, when known.
-        if let Some(hint) = self.target_hints.get(&index).cloned() {
+        let hint = match self.target_hints.get(&index) {
+            Some(hint) => Some(hint.clone()),
+            None => match self.init_hints.get(&index).copied() {
+                Some(Context::Local(local)) => Some(self.local_declared_type(local)),
+                Some(Context::Field(field)) => Some(self.field_declared_type(field)),
+                _ => None,
+            },
+        };
+        if let Some(hint) = hint {
             let ret_pattern = self.table.instantiate(&m.ret, &holes, &scopes);
             self.unify(&ret_pattern, &hint, &mut bindings, 0);
         }

@@ -216,6 +216,11 @@ impl SymbolTable {
             .expect("duplicates have copies")
     }
 
+    /// The file being resolved on this thread, if any.
+    pub(crate) fn current_file(&self) -> u32 {
+        CURRENT_FILE.with(Cell::get)
+    }
+
     /// Files that resolve alike share a context: everything does, unless
     /// classes are duplicated, when each source root is its own.
     pub fn resolution_context(&self, file: u32) -> u32 {
