@@ -530,6 +530,11 @@ fn class_sig(qualifier: &Qualifier, facts: &FileFacts, index: u32, file: u32) ->
         kind,
         flags: bits,
         type_params: type_params(qualifier, index, element),
+        outer_type_params: facts
+            .ancestry(index)
+            .skip(1)
+            .flat_map(|outer| type_params(qualifier, outer, &facts.elements[outer as usize]))
+            .collect(),
         superclass,
         interfaces,
         methods: Vec::new(),

@@ -177,6 +177,20 @@ impl SymbolTable {
                 subst.bind(p.name.clone(), bound);
             }
         }
+        // Variables of enclosing classes and methods stand for the
+        // erasure of their bounds; bound before the class's own, so its own
+        // (and inner ones over outer ones) win lookups from the end.
+        let outer_scopes = [sig.outer_type_params.as_slice()];
+        for p in &sig.outer_type_params {
+            if sig.type_params.iter().any(|own| own.name == p.name) {
+                continue;
+            }
+            let bound = match p.bounds.first() {
+                Some(b) => self.instantiate(b, &Subst::default(), &outer_scopes),
+                None => Ty::object(),
+            };
+            subst.0.insert(0, (p.name.clone(), bound));
+        }
         subst
     }
 

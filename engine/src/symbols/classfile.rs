@@ -209,6 +209,7 @@ pub fn parse_class(bytes: &[u8]) -> Result<ClassSig, ClassFileError> {
         kind,
         flags: source_flags & CLASS_FLAGS,
         type_params: header.type_params,
+        outer_type_params: Vec::new(),
         superclass: if is_interface || super_class == 0 {
             None
         } else {

@@ -243,6 +243,10 @@ pub struct ClassSig {
     pub flags: u16,
     /// Type parameters.
     pub type_params: Vec<TypeParamSig>,
+    /// Type parameters of enclosing classes and methods that the class's
+    /// members may name (inner, local and anonymous classes), innermost
+    /// first; empty for library classes.
+    pub outer_type_params: Vec<TypeParamSig>,
     /// The superclass, generic; `None` for `java.lang.Object` and
     /// interfaces.
     pub superclass: Option<TypeSig>,
