@@ -31,6 +31,10 @@ pub struct FileFacts {
     /// Expressions that resolution needs to type: receivers and arguments
     /// of reference sites, initializers, lambda bodies; children first.
     pub exprs: Vec<Expr>,
+    /// `return e;` statements: the returned expression and the element
+    /// (method or lambda) it returns from, so a returned lambda gets the
+    /// method's return type as its target.
+    pub returns: Vec<(u32, u32)>,
     /// Line → innermost element(s), as runs of lines sharing the same owners.
     pub line_runs: Vec<LineRun>,
     /// Element indices referenced by [`LineRun::first_owner`].

@@ -55,7 +55,7 @@ node_kinds! {
     true_ = "true", false_ = "false", null_literal, class_literal, cast_expression, array_access,
     array_creation_expression, array_initializer, ternary_expression, parenthesized_expression,
     binary_expression, unary_expression, update_expression, assignment_expression,
-    switch_expression, dimensions_expr, switch_label,
+    switch_expression, dimensions_expr, switch_label, return_statement,
 }
 
 /// Numeric ids of the field names the extractor looks at.

@@ -1321,6 +1321,20 @@ impl<'s, 't> Walker<'s, 't> {
                 local.init = init;
                 local.foreach = true;
             }
+        } else if kind == k.return_statement {
+            // Only returns whose value needs a target type: lambdas,
+            // method references and calls (generic inference).
+            if let Some(value) = first_named_non_extra(node) {
+                let value_kind = value.kind_id();
+                if value_kind == k.lambda_expression
+                    || value_kind == k.method_reference
+                    || value_kind == k.method_invocation
+                {
+                    let e = self.expr(value);
+                    let element = self.current_element();
+                    self.facts.returns.push((e, element));
+                }
+            }
         } else if kind == k.lambda_expression
             && let Some(&lambda) = self.lambda_of_node.get(&id)
             && let Some(body) = node.child_by_field_id(f.body)

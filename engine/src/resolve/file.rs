@@ -70,6 +70,8 @@ enum Context {
     Local(u32),
     /// The declared type of field element `0`.
     Field(u32),
+    /// The return type of method element `0`.
+    Return(u32),
 }
 
 /// Marks a method type variable during inference.
@@ -149,6 +151,16 @@ impl<'a> FileResolver<'a> {
             if element.init != NO_EXPR && element.kind == crate::facts::ElementKind::Field {
                 note(facts, element.init, Context::Field(index as u32));
                 hint(facts, element.init, Context::Field(index as u32));
+            }
+        }
+        for &(e, element) in &facts.returns {
+            // Returns from a method (not from a lambda, whose own target
+            // would be needed).
+            if element != NO_ELEMENT
+                && facts.elements[element as usize].kind == crate::facts::ElementKind::Method
+            {
+                note(facts, e, Context::Return(element));
+                hint(facts, e, Context::Return(element));
             }
         }
         Self {
@@ -968,12 +980,22 @@ impl<'a> FileResolver<'a> {
             None => match self.init_hints.get(&index).copied() {
                 Some(Context::Local(local)) => Some(self.local_declared_type(local)),
                 Some(Context::Field(field)) => Some(self.field_declared_type(field)),
+                Some(Context::Return(method)) => Some(self.field_declared_type(method)),
                 _ => None,
             },
         };
         if let Some(hint) = hint {
             let ret_pattern = self.table.instantiate(&m.ret, &holes, &scopes);
-            self.unify(&ret_pattern, &hint, &mut bindings, 0);
+            // A target's wildcards and erased variables read as `Object`,
+            // which says nothing: such bindings are left to the arguments.
+            let mut from_target = Subst::default();
+            self.unify(&ret_pattern, &hint, &mut from_target, 0);
+            for (name, ty) in from_target.0 {
+                let says_nothing = ty.class_name().is_some_and(|n| &**n == OBJECT);
+                if !says_nothing && bindings.get(&name).is_none() {
+                    bindings.bind(name, ty);
+                }
+            }
         }
         // Lambdas and method references: their targets, then what their
         // results say about the remaining variables.
@@ -1418,7 +1440,7 @@ impl<'a> FileResolver<'a> {
                 self.method_ref_targets.get(&index).cloned()
             }
             Context::Local(local) => Some(self.local_declared_type(local)),
-            Context::Field(field) => Some(self.field_declared_type(field)),
+            Context::Field(field) | Context::Return(field) => Some(self.field_declared_type(field)),
         }
     }
 
@@ -1795,6 +1817,7 @@ impl<'a> FileResolver<'a> {
         self.context_type(var.enclosing, &sig)
     }
 
+    /// The declared type of a field, or the return type of a method.
     fn field_declared_type(&self, field: u32) -> Ty {
         let element = &self.facts.elements[field as usize];
         let sig = parse_type(self.q, field, &element.type_text);
@@ -1827,7 +1850,9 @@ impl<'a> FileResolver<'a> {
                     .unwrap_or(Ty::Unknown);
             }
             Some(Context::Local(local)) => self.local_declared_type(local),
-            Some(Context::Field(field)) => self.field_declared_type(field),
+            Some(Context::Field(field)) | Some(Context::Return(field)) => {
+                self.field_declared_type(field)
+            }
             None => return Ty::Unknown,
         };
         let Some(sam) = self.table.functional_method(&target) else {
