@@ -1234,15 +1234,22 @@ impl<'a> FileResolver<'a> {
                 denoted: Denoted::Value(ty),
             };
         };
+        // `new T() { ... }` is of the anonymous class: its own members
+        // are callable on the expression.
+        let value_ty = if site.anonymous_class == NO_ELEMENT {
+            ty.clone()
+        } else {
+            self.this_type(site.anonymous_class)
+        };
         if site.anonymous_class != NO_ELEMENT && entry.sig.kind == ClassKind::Interface {
             return SiteResult {
                 target: Target::AnonymousInterface(entry),
-                denoted: Denoted::Value(ty),
+                denoted: Denoted::Value(value_ty),
             };
         }
         let constructors = self.constructors(&entry, &ty);
         let mut result = self.choose_and_type(index, &constructors);
-        result.denoted = Denoted::Value(ty);
+        result.denoted = Denoted::Value(value_ty);
         result
     }
 
@@ -1294,7 +1301,16 @@ impl<'a> FileResolver<'a> {
         let site = &facts.ref_sites[index as usize];
         let context = site.enclosing;
         // The receiver: a type, an expression, or `super`.
-        let (receiver_ty, is_type) = match self.receiver(site) {
+        let written_type = site.receiver_expr != NO_EXPR
+            && facts.exprs[site.receiver_expr as usize].kind == ExprKind::Other;
+        let receiver = if written_type {
+            // `ImmutableMap.Builder<K, V>::new`, `int[]::clone`: a type
+            // written with arguments or dimensions.
+            Receiver::None
+        } else {
+            self.receiver(site)
+        };
+        let (receiver_ty, is_type) = match receiver {
             Receiver::Value(ty) => (ty, false),
             Receiver::Static(ty) => (ty, true),
             Receiver::Implicit | Receiver::None => {
