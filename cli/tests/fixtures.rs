@@ -190,45 +190,11 @@ fn decl_keys(jsonl: &str) -> BTreeSet<String> {
 
 #[test]
 fn fixture_declarations_match_javac() {
-    let oracle = workspace_root().join("../shared/oracle/javac-oracle");
-    assert!(
-        oracle.is_file(),
-        "{} is missing: the decl test needs the javac oracle beside the repository",
-        oracle.display()
-    );
     for project in fixture_projects() {
         let out = tempfile::tempdir().unwrap();
-        let truth = out.path().join("truth.jsonl");
-        let status = std::process::Command::new("bash")
-            .arg(&oracle)
-            .arg("--root")
-            .arg(project.join("src/main/java"))
-            .arg("--out")
-            .arg(&truth)
-            .status()
-            .unwrap();
-        assert!(
-            status.success(),
-            "javac-oracle failed on {}",
-            project.display()
-        );
-        let store = out.path().join("store");
-        index_into(&project, &store);
-        let ours = run(
-            &project,
-            &[
-                "export",
-                "--decls",
-                "--under",
-                "src/main/java",
-                "--store",
-                store.to_str().unwrap(),
-                "--repo",
-                project.to_str().unwrap(),
-            ],
-        )
-        .ok();
-        let expected = decl_keys(&std::fs::read_to_string(&truth).unwrap());
+        let truth = javac_truth(&project, out.path());
+        let ours = export(&project, out.path(), "--decls");
+        let expected = decl_keys(&truth);
         let got = decl_keys(&ours);
         let missing: Vec<&String> = expected.difference(&got).collect();
         let extra: Vec<&String> = got.difference(&expected).collect();
@@ -338,23 +304,7 @@ fn fixture_references_match_javac() {
     for project in fixture_projects() {
         let out = tempfile::tempdir().unwrap();
         let expected = ref_keys(&javac_truth(&project, out.path()));
-        let store = out.path().join("store");
-        index_into(&project, &store);
-        let ours = run(
-            &project,
-            &[
-                "export",
-                "--refs",
-                "--under",
-                "src/main/java",
-                "--store",
-                store.to_str().unwrap(),
-                "--repo",
-                project.to_str().unwrap(),
-            ],
-        )
-        .ok();
-        let got = ref_keys(&ours);
+        let got = ref_keys(&export(&project, out.path(), "--refs"));
         let missing = multiset_minus(&expected, &got);
         let extra = multiset_minus(&got, &expected);
         assert!(
@@ -371,4 +321,26 @@ fn fixture_references_match_javac() {
             project.display()
         );
     }
+}
+
+/// Indexes a fixture project into `out` and exports `what` (`--decls` or
+/// `--refs`) with paths relative to its source root, as the oracle writes
+/// them.
+fn export(project: &Path, out: &Path, what: &str) -> String {
+    let store = out.join("store");
+    index_into(project, &store);
+    run(
+        project,
+        &[
+            "export",
+            what,
+            "--under",
+            "src/main/java",
+            "--store",
+            store.to_str().unwrap(),
+            "--repo",
+            project.to_str().unwrap(),
+        ],
+    )
+    .ok()
 }

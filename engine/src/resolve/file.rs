@@ -592,67 +592,47 @@ impl<'a> FileResolver<'a> {
             .collect()
     }
 
+    /// The types whose static member `name` may be imported, in the order
+    /// javac looks: single static imports of that name, then static
+    /// on-demand imports.
+    fn static_import_owners<'n>(&'n self, name: &'n str) -> impl Iterator<Item = Ty> + 'n {
+        let imports = &self.facts.imports;
+        let single = imports
+            .iter()
+            .filter(|i| i.is_static && !i.on_demand)
+            .filter_map(move |i| match i.path.rsplit_once('.') {
+                Some((owner, member)) if member == name => Some(owner),
+                _ => None,
+            });
+        let on_demand = imports
+            .iter()
+            .filter(|i| i.is_static && i.on_demand)
+            .map(|i| i.path.as_str());
+        single
+            .chain(on_demand)
+            .filter_map(|owner| self.q.resolve_type_name(NO_ELEMENT, owner))
+            .map(|key| self.type_ty(&key))
+    }
+
     fn static_imported_methods(&self, name: &str) -> Vec<Found> {
-        for on_demand in [false, true] {
-            for import in self
-                .facts
-                .imports
-                .iter()
-                .filter(|i| i.is_static && i.on_demand == on_demand)
-            {
-                let owner = if on_demand {
-                    import.path.as_str()
-                } else {
-                    match import.path.rsplit_once('.') {
-                        Some((owner, member)) if member == name => owner,
-                        _ => continue,
-                    }
-                };
-                let Some(key) = self.q.resolve_type_name(NO_ELEMENT, owner) else {
-                    continue;
-                };
-                let found: Vec<Found> = self
-                    .table
-                    .methods_named(&self.type_ty(&key), name)
+        self.static_import_owners(name)
+            .map(|owner| {
+                self.table
+                    .methods_named(&owner, name)
                     .iter()
                     .filter(|f| f.method().flags & flags::STATIC != 0)
                     .cloned()
-                    .collect();
-                if !found.is_empty() {
-                    return found;
-                }
-            }
-        }
-        Vec::new()
+                    .collect::<Vec<Found>>()
+            })
+            .find(|found| !found.is_empty())
+            .unwrap_or_default()
     }
 
     fn static_imported_field(&self, name: &str) -> Option<(Arc<ClassEntry>, usize)> {
-        for on_demand in [false, true] {
-            for import in self
-                .facts
-                .imports
-                .iter()
-                .filter(|i| i.is_static && i.on_demand == on_demand)
-            {
-                let owner = if on_demand {
-                    import.path.as_str()
-                } else {
-                    match import.path.rsplit_once('.') {
-                        Some((owner, member)) if member == name => owner,
-                        _ => continue,
-                    }
-                };
-                let Some(key) = self.q.resolve_type_name(NO_ELEMENT, owner) else {
-                    continue;
-                };
-                if let Some((class, index, _)) = self.field_named(&self.type_ty(&key), name)
-                    && class.sig.fields[index].flags & flags::STATIC != 0
-                {
-                    return Some((class, index));
-                }
-            }
-        }
-        None
+        self.static_import_owners(name).find_map(|owner| {
+            let (class, index, _) = self.field_named(&owner, name)?;
+            (class.sig.fields[index].flags & flags::STATIC != 0).then_some((class, index))
+        })
     }
 
     /// Picks the method of a call among candidates and types the call.
