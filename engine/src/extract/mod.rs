@@ -1471,7 +1471,8 @@ impl<'s, 't> Walker<'s, 't> {
                 b = self.facts.elements[a as usize].init;
             }
             ExprKind::Lambda
-        } else if kind == k.binary_expression {
+        } else if kind == k.binary_expression || kind == k.assignment_expression {
+            // `a op b` and `a op= b`: the operator, then both operands.
             text = node
                 .child_by_field_id(f.operator)
                 .map(|o| text_of(o).to_string())
@@ -1482,7 +1483,11 @@ impl<'s, 't> Walker<'s, 't> {
             if let Some(r) = node.child_by_field_id(f.right) {
                 b = self.expr_at(r, depth + 1);
             }
-            ExprKind::Binary
+            if kind == k.binary_expression {
+                ExprKind::Binary
+            } else {
+                ExprKind::Assign
+            }
         } else if kind == k.unary_expression {
             text = node
                 .child_by_field_id(f.operator)
@@ -1498,18 +1503,6 @@ impl<'s, 't> Walker<'s, 't> {
                 a = self.expr_at(o, depth + 1);
             }
             ExprKind::Unary
-        } else if kind == k.assignment_expression {
-            text = node
-                .child_by_field_id(f.operator)
-                .map(|o| text_of(o).to_string())
-                .unwrap_or_default();
-            if let Some(l) = node.child_by_field_id(f.left) {
-                a = self.expr_at(l, depth + 1);
-            }
-            if let Some(r) = node.child_by_field_id(f.right) {
-                b = self.expr_at(r, depth + 1);
-            }
-            ExprKind::Assign
         } else if kind == k.instanceof_expression {
             ExprKind::InstanceOf
         } else if kind == k.switch_expression {
