@@ -327,17 +327,8 @@ impl<'a> FileResolver<'a> {
             if nearest.is_empty() {
                 continue;
             }
-            let mut targets: Vec<String> = nearest
-                .iter()
-                .map(|f| {
-                    format!(
-                        "{}#{}({})",
-                        f.class.sig.binary_name,
-                        f.method().name,
-                        self.erased_params(f).join(",")
-                    )
-                })
-                .collect();
+            let mut targets: Vec<String> =
+                nearest.iter().map(|found| self.method_id(found)).collect();
             targets.sort();
             targets.dedup();
             out.push(super::Override {
@@ -424,14 +415,7 @@ impl<'a> FileResolver<'a> {
                 }
                 out.alternatives = alternatives
                     .iter()
-                    .map(|a| {
-                        format!(
-                            "{}#{}({})",
-                            a.class.sig.binary_name,
-                            a.method().name,
-                            self.erased_params(a).join(",")
-                        )
-                    })
+                    .map(|found| self.method_id(found))
                     .collect();
             }
         }
@@ -444,6 +428,17 @@ impl<'a> FileResolver<'a> {
         } else {
             Confidence::External
         }
+    }
+
+    /// The element id of a method found by lookup, as element records
+    /// and [`ResolvedRef::target_id`] spell it.
+    fn method_id(&self, found: &Found) -> String {
+        format!(
+            "{}#{}({})",
+            found.class.sig.binary_name,
+            found.method().name,
+            self.erased_params(found).join(",")
+        )
     }
 
     fn erased_params(&self, found: &Found) -> Vec<String> {
