@@ -33,3 +33,32 @@ impl ToolError {
         }
     }
 }
+
+/// A set of tools the server offers besides its own, e.g. the `aicr.*`
+/// review tools bound to one review task. The server lists
+/// [`definitions`](Self::definitions), maps each incoming name through
+/// [`canonical_name`](Self::canonical_name) and dispatches to
+/// [`call`](Self::call); one call at a time.
+pub trait ToolSet: Send {
+    /// The tools of the set.
+    fn definitions(&self) -> Vec<ToolDefinition>;
+
+    /// The canonical name a client's spelling of a tool name stands for, or
+    /// `None` when the name is not one of this set's tools. Clients may
+    /// prefix the server name and turn dots into underscores; a set
+    /// recognises the spellings it supports.
+    fn canonical_name(&self, requested: &str) -> Option<&'static str> {
+        self.definitions()
+            .into_iter()
+            .map(|definition| definition.name)
+            .find(|name| *name == requested)
+    }
+
+    /// Runs the tool `name` (canonical) with these arguments: a JSON result
+    /// for the caller, or an error saying what to fix.
+    fn call(
+        &mut self,
+        name: &'static str,
+        arguments: &Map<String, Value>,
+    ) -> Result<Value, ToolError>;
+}
