@@ -14,9 +14,15 @@ pub struct IndexArgs {
     /// on disk).
     #[arg(default_value = ".", value_name = "PATH")]
     path: PathBuf,
-    /// A revision to index (any git revision expression); may be repeated.
-    #[arg(long = "rev", value_name = "REV")]
+    /// A revision to index (any git revision expression), or a range
+    /// `A..B`: every commit of B's first-parent history after A, oldest
+    /// first (`A..` ends at HEAD); may be repeated.
+    #[arg(long = "rev", value_name = "REV|A..B")]
     revs: Vec<String>,
+    /// Every commit of this branch's first-parent history that is not
+    /// indexed yet, oldest first; may be repeated.
+    #[arg(long = "branch", value_name = "NAME")]
+    branches: Vec<String>,
     /// The store directory (default: .git/refscope in the repository).
     #[arg(long, value_name = "DIR")]
     store: Option<PathBuf>,
@@ -53,28 +59,28 @@ pub fn run(args: IndexArgs) -> Result<()> {
     let limits = SourceLimits {
         max_file_bytes: args.max_file_size,
     };
-    if args.files && !args.revs.is_empty() {
+    if args.files && !(args.revs.is_empty() && args.branches.is_empty()) {
         return Err(crate::UsageError(
-            "--files indexes the files on disk; it takes no --rev".into(),
+            "--files indexes the files on disk; it takes no --rev or --branch".into(),
         )
         .into());
     }
-    let revs: Vec<Option<&str>> = if args.revs.is_empty() {
-        vec![None]
-    } else {
-        args.revs.iter().map(|r| Some(r.as_str())).collect()
-    };
+    let revs = revisions_to_index(&source, &store, &args.revs, &args.branches)?;
+    if revs.is_empty() {
+        println!("nothing to index: every commit asked for is indexed already");
+        return Ok(());
+    }
     let classpath = expand_classpath(&args.classpath)?;
     let show_progress = std::io::stderr().is_terminal();
-    let mut jdk = None;
-    for rev in revs {
-        let revision = source.resolve_revision(rev, &limits)?;
-        let config = IndexConfig {
-            jobs: args.jobs,
-            jdk: jdk.take(),
-            classpath: classpath.clone(),
-        };
-        let mut indexer = Indexer::new(&store, config);
+    let config = IndexConfig {
+        jobs: args.jobs,
+        jdk: None,
+        classpath,
+    };
+    let mut indexer = Indexer::new(&store, config);
+    let n_revs = revs.len();
+    for (position, rev) in revs.iter().enumerate() {
+        let revision = source.resolve_revision(rev.as_deref(), &limits)?;
         let bar = ProgressBar::with_draw_target(
             None,
             if show_progress {
@@ -121,9 +127,58 @@ pub fn run(args: IndexArgs) -> Result<()> {
         })?;
         bar.finish_and_clear();
         report_phase(None);
+        if n_revs > 1 {
+            print!("[{}/{n_revs}] ", position + 1);
+        }
         println!("{}", summary_line(&summary));
     }
     Ok(())
+}
+
+/// The revisions `--rev` and `--branch` ask for, in order, each once
+/// (`None`: HEAD, or the files of a plain directory). Ranges and branches
+/// expand to commit ids, oldest first; a branch skips the commits indexed
+/// already (it stops at the newest indexed one).
+fn revisions_to_index(
+    source: &Source,
+    store: &Store,
+    revs: &[String],
+    branches: &[String],
+) -> Result<Vec<Option<String>>> {
+    if revs.is_empty() && branches.is_empty() {
+        return Ok(vec![None]);
+    }
+    let mut out: Vec<Option<String>> = Vec::new();
+    for rev in revs {
+        match rev.split_once("..") {
+            Some((from, to)) => {
+                if from.is_empty() || to.starts_with('.') {
+                    return Err(crate::UsageError(format!(
+                        "--rev {rev}: a range is A..B (or A.. for A..HEAD), with A a revision"
+                    ))
+                    .into());
+                }
+                let to = if to.is_empty() { "HEAD" } else { to };
+                out.extend(source.first_parent_range(from, to)?.into_iter().map(Some));
+            }
+            None => out.push(Some(rev.clone())),
+        }
+    }
+    for branch in branches {
+        let mut indexed = |commit: &str| {
+            store
+                .revision(commit)
+                .map(|row| row.is_some())
+                .unwrap_or(false)
+        };
+        let commits = source
+            .first_parent_history(branch, &mut indexed)
+            .map_err(|e| anyhow::anyhow!("--branch {branch}: {e}"))?;
+        out.extend(commits.into_iter().map(Some));
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|rev| seen.insert(rev.clone()));
+    Ok(out)
 }
 
 fn summary_line(s: &IndexSummary) -> String {
@@ -138,9 +193,10 @@ fn summary_line(s: &IndexSummary) -> String {
         );
     }
     let mut line = format!(
-        "{short}: {} files ({} parsed), {} elements, {} reference sites, {} skipped, {:.2} s, store {}",
+        "{short}: {} files ({} parsed, {} resolved), {} elements, {} reference sites, {} skipped, {:.2} s, store {}",
         s.n_files,
         s.n_parsed,
+        s.n_resolved,
         s.n_elements,
         s.n_ref_sites,
         s.n_skipped,

@@ -38,6 +38,17 @@ pub enum Error {
         repo: PathBuf,
     },
 
+    /// The two ends of a range share no history.
+    #[error("{from}..{to}: the two revisions share no history in {}; give a range along one branch", repo.display())]
+    UnrelatedRange {
+        /// The repository.
+        repo: PathBuf,
+        /// The start of the range, as given.
+        from: String,
+        /// The end of the range, as given.
+        to: String,
+    },
+
     /// `--rev` was given for a plain directory.
     #[error("{}: a plain directory has no revisions; drop --rev or point at a git repository", path.display())]
     RevisionOnDirectory {

@@ -11,6 +11,10 @@ use rkyv::{Archive, Deserialize, Serialize};
 /// Sentinel for "no element" in [`Element::parent`] and [`RefSite::enclosing`].
 pub const NO_ELEMENT: u32 = u32::MAX;
 
+/// Sentinel for "not a signature element" in
+/// [`FileFacts::signature_ordinals`].
+pub const NO_ORDINAL: u32 = u32::MAX;
+
 /// Sentinel for "no expression" in [`RefSite::receiver_expr`] and elsewhere.
 pub const NO_EXPR: u32 = u32::MAX;
 
@@ -571,6 +575,84 @@ impl FileFacts {
             }
             _ => &[],
         }
+    }
+
+    /// For each element, its ordinal among the file's *signature
+    /// elements* — those other files can see: types, members and enum
+    /// constants outside any method body, initializer, lambda, anonymous
+    /// or local class — or [`NO_ORDINAL`] for an element inside a body.
+    ///
+    /// An edit inside a body changes neither the ordinals nor the elements
+    /// they number, so other files may point at a declaration by ordinal
+    /// and stay valid through it (its line may move; the ordinal does not).
+    pub fn signature_ordinals(&self) -> Vec<u32> {
+        let mut ordinals = vec![NO_ORDINAL; self.elements.len()];
+        let mut next = 0;
+        for (index, element) in self.elements.iter().enumerate() {
+            let parent_visible =
+                element.parent == NO_ELEMENT || ordinals[element.parent as usize] != NO_ORDINAL;
+            let in_body = element.is_local
+                || matches!(
+                    element.kind,
+                    ElementKind::AnonymousClass
+                        | ElementKind::Lambda
+                        | ElementKind::InstanceInitializer
+                        | ElementKind::StaticInitializer
+                );
+            if parent_visible && !in_body {
+                ordinals[index] = next;
+                next += 1;
+            }
+        }
+        ordinals
+    }
+
+    /// A digest of everything in the file that the resolution of *other*
+    /// files can depend on: package, imports and the signature elements
+    /// (see [`Self::signature_ordinals`]) with their names, modifiers,
+    /// annotations, types, parameter types, `throws`, type parameters and
+    /// supertypes — and nothing of their positions or bodies. Two versions
+    /// of a file with equal digests resolve every other file the same way.
+    pub fn signature_digest(&self) -> [u8; 16] {
+        let mut digest = crate::digest::Digest128::new(b"signature");
+        digest.write_str(self.package.as_deref().unwrap_or(""));
+        for import in &self.imports {
+            digest.write_str(&import.path);
+            digest.write_u32(u32::from(import.is_static) | u32::from(import.on_demand) << 1);
+        }
+        let ordinals = self.signature_ordinals();
+        for (element, &ordinal) in self.elements.iter().zip(&ordinals) {
+            if ordinal == NO_ORDINAL {
+                continue;
+            }
+            let parent = match element.parent {
+                NO_ELEMENT => NO_ORDINAL,
+                parent => ordinals[parent as usize],
+            };
+            digest.write_u32(element.kind as u32);
+            digest.write_u32(parent);
+            digest.write_str(&element.name);
+            digest.write_str(&element.binary_name);
+            digest.write_u32(element.modifiers.0);
+            digest.write_strs(&element.annotations);
+            digest.write_str(&element.type_text);
+            digest.write_str(&element.type_erased);
+            for param in &element.params {
+                digest.write_str(&param.type_text);
+                digest.write_str(&param.erased);
+                digest.write_u32(u32::from(param.varargs));
+            }
+            digest.write_u32(element.params.len() as u32);
+            digest.write_strs(&element.throws);
+            for type_param in &element.type_params {
+                digest.write_str(&type_param.name);
+                digest.write_strs(&type_param.bounds);
+            }
+            digest.write_u32(element.type_params.len() as u32);
+            digest.write_strs(&element.supertypes);
+            digest.write_strs(&element.supertypes_written);
+        }
+        digest.finish()
     }
 
     /// The chain of enclosing elements of `index`, innermost first,

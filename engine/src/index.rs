@@ -19,6 +19,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use rusqlite::{OptionalExtension, params};
 
+use crate::digest::Digest128;
 use crate::error::Error;
 use crate::extract::extract;
 use crate::facts::FileFacts;
@@ -74,6 +75,10 @@ pub struct IndexSummary {
     pub n_files: u64,
     /// Files parsed in this run (blobs not seen before).
     pub n_parsed: u64,
+    /// Files resolved in this run; the others share the resolution of an
+    /// earlier revision in which they and every signature they can see
+    /// were the same.
+    pub n_resolved: u64,
     /// Elements over all files.
     pub n_elements: u64,
     /// Reference sites over all files.
@@ -104,6 +109,8 @@ struct BlobStats {
     n_ref_sites: u64,
     n_syntax_errors: u64,
     n_invalid_utf8_bytes: u64,
+    /// [`FileFacts::signature_digest`].
+    signature_digest: [u8; 16],
 }
 
 /// A parsed blob on its way from a worker to the writer.
@@ -163,7 +170,7 @@ impl<'s> Indexer<'s> {
             let mut lookup = tx
                 .prepare_cached(
                     "SELECT pack_offset, pack_len, n_elements, n_ref_sites, n_syntax_errors, \
-                     n_invalid_utf8_bytes FROM blobs WHERE blob_id = ?1",
+                     n_invalid_utf8_bytes, signature_digest FROM blobs WHERE blob_id = ?1",
                 )
                 .map_err(db_error)?;
             for file in &revision.files {
@@ -181,6 +188,7 @@ impl<'s> Indexer<'s> {
                             n_ref_sites: r.get::<_, i64>(3)? as u64,
                             n_syntax_errors: r.get::<_, i64>(4)? as u64,
                             n_invalid_utf8_bytes: r.get::<_, i64>(5)? as u64,
+                            signature_digest: r.get(6)?,
                         })
                     })
                     .optional()
@@ -211,7 +219,8 @@ impl<'s> Indexer<'s> {
         let mut insert = tx
             .prepare_cached(
                 "INSERT INTO blobs (blob_id, pack_offset, pack_len, n_elements, n_ref_sites, \
-                 n_syntax_errors, n_invalid_utf8_bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                 n_syntax_errors, n_invalid_utf8_bytes, signature_digest) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )
             .map_err(db_error)?;
         let write_result = produce_and_consume(
@@ -243,6 +252,7 @@ impl<'s> Indexer<'s> {
                                 stats.n_ref_sites as i64,
                                 stats.n_syntax_errors as i64,
                                 stats.n_invalid_utf8_bytes as i64,
+                                &stats.signature_digest[..],
                             ])
                             .map_err(db_error)?;
                         blobs.insert(blob_id, stats);
@@ -260,7 +270,7 @@ impl<'s> Indexer<'s> {
         write_result?;
         let pack_len = pack.finish()?;
 
-        // Phase 2: the revision's type universe.
+        // Phase 2: the libraries and the files of the revision.
         let jdk = match self.config.jdk.take() {
             Some(jdk) => jdk,
             None => JdkTypes::discover()?,
@@ -281,126 +291,35 @@ impl<'s> Indexer<'s> {
                 .expect("every file's blob is parsed or skipped");
             files.push((&file.path, file.blob_id, location));
         }
-        let mut distinct: Vec<(BlobId, PackLocation)> =
-            files.iter().map(|&(_, b, l)| (b, l)).collect();
-        distinct.sort_unstable_by_key(|&(b, _)| b);
-        distinct.dedup_by_key(|&mut (b, _)| b);
-        progress(Progress::Phase {
-            name: "names",
-            total: distinct.len() as u64,
-        });
-        let skeletons: Vec<FileFacts> = pool.install(|| {
-            distinct
-                .par_iter()
-                .map(|&(blob_id, location)| {
-                    reader
-                        .declarations(&blob_id, location)
-                        .map(|f| type_skeleton(&f))
-                })
-                .collect::<Result<_, _>>()
-        })?;
-        let class_path = ClassPath::new(&jdk, &self.config.classpath)?;
-        let mut library_names = jdk.binary_names.clone();
-        library_names.extend(class_path.class_names().map(str::to_string));
-        let mut universe = TypeUniverse::with_jdk(&library_names);
-        drop(library_names);
-        universe.add_sources(skeletons.iter());
-        universe.load_jdk_supertypes(&jdk);
-        drop(skeletons);
-        progress(Progress::Advance(distinct.len() as u64));
 
-        // Phase 3: the symbol table, from every distinct blob's
-        // declarations. A blob at several paths declares its classes at each
-        // (copies in different source roots are told apart by resolution).
-        progress(Progress::Phase {
-            name: "signatures",
-            total: distinct.len() as u64,
-        });
-        let mut first_path: HashMap<BlobId, u32> = HashMap::with_capacity(distinct.len());
-        for (index, &(_, blob_id, _)) in files.iter().enumerate() {
-            first_path.entry(blob_id).or_insert(index as u32);
+        // A file whose content is unchanged since an indexed revision with
+        // the same resolution context (libraries, paths and every file's
+        // signature digest) resolves as it did there: it shares that unit.
+        let context_digest = context_digest(&jdk, &self.config.classpath, &files, &blobs);
+        let donor = donor_units(&tx, &context_digest).map_err(db_error)?;
+        let mut unit_of_file: Vec<Option<i64>> = files
+            .iter()
+            .map(|&(path, blob_id, _)| {
+                donor
+                    .get(path)
+                    .and_then(|&(donor_blob, unit)| (donor_blob == blob_id).then_some(unit))
+            })
+            .collect();
+        let n_resolved = unit_of_file.iter().filter(|unit| unit.is_none()).count() as u64;
+        if n_resolved > 0 {
+            self.resolve_files(
+                ResolveInput {
+                    pool: &pool,
+                    tx: &tx,
+                    reader: &reader,
+                    jdk: &jdk,
+                    files: &files,
+                },
+                &mut unit_of_file,
+                progress,
+            )?;
         }
-        let universe = &universe;
-        let reader = &reader;
-        let signatures: HashMap<BlobId, _> = pool.install(|| {
-            distinct
-                .par_iter()
-                .map(|&(blob_id, location)| {
-                    reader.declarations(&blob_id, location).map(|facts| {
-                        let qualifier = Qualifier::new(universe, &facts);
-                        let classes =
-                            resolve::file_signatures(&qualifier, &facts, first_path[&blob_id]);
-                        (blob_id, (facts.package, classes))
-                    })
-                })
-                .collect::<Result<HashMap<_, _>, _>>()
-        })?;
-        let mut classes = Vec::new();
-        let mut table_files = Vec::with_capacity(files.len());
-        for (index, &(path, blob_id, _)) in files.iter().enumerate() {
-            let (package, declared) = &signatures[&blob_id];
-            table_files.push((path.to_string(), package.clone()));
-            let index = index as u32;
-            if first_path[&blob_id] == index {
-                classes.extend(declared.iter().cloned());
-            } else {
-                classes.extend(
-                    declared
-                        .iter()
-                        .map(|(sig, erased)| (resolve::declared_at(sig, index), erased.clone())),
-                );
-            }
-        }
-        drop(signatures);
-        let table = SymbolTable::new(classes, Some(class_path), table_files);
-        progress(Progress::Advance(distinct.len() as u64));
-
-        // Phase 4: qualified element records and resolved references, one
-        // unit per distinct result.
-        // A blob resolves once, or once per source root where classes are
-        // duplicated across roots (each copy sees its own flavor).
-        let mut work: Vec<(BlobId, PackLocation, u32)> = Vec::with_capacity(distinct.len());
-        let mut work_of_file: Vec<(BlobId, u32)> = Vec::with_capacity(files.len());
-        {
-            let mut seen: HashMap<(BlobId, u32), u32> = HashMap::with_capacity(distinct.len());
-            for (index, &(_, blob_id, location)) in files.iter().enumerate() {
-                let context = table.resolution_context(index as u32);
-                seen.entry((blob_id, context)).or_insert_with(|| {
-                    work.push((blob_id, location, index as u32));
-                    index as u32
-                });
-                work_of_file.push((blob_id, context));
-            }
-        }
-        progress(Progress::Phase {
-            name: "resolve",
-            total: work.len() as u64,
-        });
-        let mut unit_of: HashMap<(BlobId, u32), i64> = HashMap::with_capacity(work.len());
-        let mut interned = Targets::default();
-        let table = &table;
-        let unit_result = produce_and_consume(
-            &pool,
-            &work,
-            || (),
-            |(), &(blob_id, location, file)| {
-                reader.facts(&blob_id, location).map(|facts| {
-                    let qualifier = Qualifier::new(universe, &facts);
-                    let records = element_records(&facts, &qualifier);
-                    let refs = resolve::resolve_file(table, &qualifier, &facts, file);
-                    (blob_id, file, records, refs)
-                })
-            },
-            |records| {
-                let (blob_id, file, records, refs) = records?;
-                let unit =
-                    store_unit(&tx, &blob_id, &records, &refs, &mut interned).map_err(db_error)?;
-                unit_of.insert((blob_id, table.resolution_context(file)), unit);
-                progress(Progress::Advance(1));
-                Ok(())
-            },
-        );
-        unit_result?;
+        self.config.jdk = Some(jdk);
 
         // Phase 4: manifest and revision row, then commit.
         let mut totals = IndexSummary {
@@ -408,6 +327,7 @@ impl<'s> Indexer<'s> {
             already_indexed: false,
             n_files: files.len() as u64,
             n_parsed,
+            n_resolved,
             n_elements: 0,
             n_ref_sites: 0,
             n_skipped: 0,
@@ -418,13 +338,15 @@ impl<'s> Indexer<'s> {
         };
         tx.execute(
             "INSERT INTO revisions (name, kind, branch, indexed_at, n_files, n_elements, n_ref_sites, \
-             n_skipped, n_syntax_errors, seconds, root) VALUES (?1, ?2, ?3, ?4, 0, 0, 0, 0, 0, 0, ?5)",
+             n_skipped, n_syntax_errors, seconds, root, context_digest) \
+             VALUES (?1, ?2, ?3, ?4, 0, 0, 0, 0, 0, 0, ?5, ?6)",
             params![
                 revision.name,
                 revision.kind.as_str(),
                 revision.branch,
                 unix_now(),
                 source.root().to_string_lossy(),
+                &context_digest[..],
             ],
         )
         .map_err(db_error)?;
@@ -435,14 +357,15 @@ impl<'s> Indexer<'s> {
                     "INSERT INTO files (revision_id, path, blob_id, unit_id) VALUES (?1, ?2, ?3, ?4)",
                 )
                 .map_err(db_error)?;
-            for (&(path, blob_id, _), key) in files.iter().zip(&work_of_file) {
+            for (&(path, blob_id, _), unit) in files.iter().zip(&unit_of_file) {
+                let unit = unit.expect("every file has a unit once resolved");
                 let stats = blobs[&blob_id];
                 totals.n_elements += stats.n_elements;
                 totals.n_ref_sites += stats.n_ref_sites;
                 totals.n_syntax_errors += stats.n_syntax_errors;
                 totals.n_invalid_utf8_files += u64::from(stats.n_invalid_utf8_bytes > 0);
                 insert_file
-                    .execute(params![revision_id, path, &blob_id.0[..], unit_of[key]])
+                    .execute(params![revision_id, path, &blob_id.0[..], unit])
                     .map_err(db_error)?;
             }
             let mut insert_skipped = tx
@@ -489,6 +412,151 @@ impl<'s> Indexer<'s> {
         Ok(totals)
     }
 
+    /// Phases 3 to 5 for the files without a unit yet: the type universe
+    /// and the symbol table from every file's declarations, then the
+    /// qualified records and resolved references of those files, stored as
+    /// units (shared with any identical unit stored before).
+    fn resolve_files(
+        &self,
+        input: ResolveInput<'_, '_>,
+        unit_of_file: &mut [Option<i64>],
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<(), Error> {
+        let ResolveInput {
+            pool,
+            tx,
+            reader,
+            jdk,
+            files,
+        } = input;
+        let db_error = |e| Error::sqlite(&self.store.db_path(), e);
+        let mut distinct: Vec<(BlobId, PackLocation)> =
+            files.iter().map(|&(_, b, l)| (b, l)).collect();
+        distinct.sort_unstable_by_key(|&(b, _)| b);
+        distinct.dedup_by_key(|&mut (b, _)| b);
+        progress(Progress::Phase {
+            name: "names",
+            total: distinct.len() as u64,
+        });
+        let skeletons: Vec<FileFacts> = pool.install(|| {
+            distinct
+                .par_iter()
+                .map(|&(blob_id, location)| {
+                    reader
+                        .declarations(&blob_id, location)
+                        .map(|f| type_skeleton(&f))
+                })
+                .collect::<Result<_, _>>()
+        })?;
+        let class_path = ClassPath::new(jdk, &self.config.classpath)?;
+        let mut library_names = jdk.binary_names.clone();
+        library_names.extend(class_path.class_names().map(str::to_string));
+        let mut universe = TypeUniverse::with_jdk(&library_names);
+        drop(library_names);
+        universe.add_sources(skeletons.iter());
+        universe.load_jdk_supertypes(jdk);
+        drop(skeletons);
+        progress(Progress::Advance(distinct.len() as u64));
+
+        // The symbol table, from every distinct blob's declarations. A
+        // blob at several paths declares its classes at each (copies in
+        // different source roots are told apart by resolution).
+        progress(Progress::Phase {
+            name: "signatures",
+            total: distinct.len() as u64,
+        });
+        let mut first_path: HashMap<BlobId, u32> = HashMap::with_capacity(distinct.len());
+        for (index, &(_, blob_id, _)) in files.iter().enumerate() {
+            first_path.entry(blob_id).or_insert(index as u32);
+        }
+        let universe = &universe;
+        let signatures: HashMap<BlobId, _> = pool.install(|| {
+            distinct
+                .par_iter()
+                .map(|&(blob_id, location)| {
+                    reader.declarations(&blob_id, location).map(|facts| {
+                        let qualifier = Qualifier::new(universe, &facts);
+                        let classes =
+                            resolve::file_signatures(&qualifier, &facts, first_path[&blob_id]);
+                        (blob_id, (facts.package, classes))
+                    })
+                })
+                .collect::<Result<HashMap<_, _>, _>>()
+        })?;
+        let mut classes = Vec::new();
+        let mut table_files = Vec::with_capacity(files.len());
+        for (index, &(path, blob_id, _)) in files.iter().enumerate() {
+            let (package, declared) = &signatures[&blob_id];
+            table_files.push((path.to_string(), package.clone()));
+            let index = index as u32;
+            if first_path[&blob_id] == index {
+                classes.extend(declared.iter().cloned());
+            } else {
+                classes.extend(
+                    declared
+                        .iter()
+                        .map(|(sig, erased)| (resolve::declared_at(sig, index), erased.clone())),
+                );
+            }
+        }
+        drop(signatures);
+        let table = SymbolTable::new(classes, Some(class_path), table_files);
+        progress(Progress::Advance(distinct.len() as u64));
+
+        // Qualified element records and resolved references, one unit per
+        // distinct result. A blob resolves once, or once per source root
+        // where classes are duplicated across roots (each copy sees its own
+        // flavor).
+        let mut work: Vec<(BlobId, PackLocation, u32)> = Vec::new();
+        let mut work_of_file: Vec<(usize, (BlobId, u32))> = Vec::new();
+        {
+            let mut seen: HashMap<(BlobId, u32), u32> = HashMap::new();
+            for (index, &(_, blob_id, location)) in files.iter().enumerate() {
+                if unit_of_file[index].is_some() {
+                    continue;
+                }
+                let context = table.resolution_context(index as u32);
+                seen.entry((blob_id, context)).or_insert_with(|| {
+                    work.push((blob_id, location, index as u32));
+                    index as u32
+                });
+                work_of_file.push((index, (blob_id, context)));
+            }
+        }
+        progress(Progress::Phase {
+            name: "resolve",
+            total: work.len() as u64,
+        });
+        let mut unit_of: HashMap<(BlobId, u32), i64> = HashMap::with_capacity(work.len());
+        let mut interned = Targets::default();
+        let table = &table;
+        produce_and_consume(
+            pool,
+            &work,
+            || (),
+            |(), &(blob_id, location, file)| {
+                reader.facts(&blob_id, location).map(|facts| {
+                    let qualifier = Qualifier::new(universe, &facts);
+                    let records = element_records(&facts, &qualifier);
+                    let refs = resolve::resolve_file(table, &qualifier, &facts, file);
+                    (blob_id, file, records, refs)
+                })
+            },
+            |records| {
+                let (blob_id, file, records, refs) = records?;
+                let unit =
+                    store_unit(tx, &blob_id, &records, &refs, &mut interned).map_err(db_error)?;
+                unit_of.insert((blob_id, table.resolution_context(file)), unit);
+                progress(Progress::Advance(1));
+                Ok(())
+            },
+        )?;
+        for (index, key) in work_of_file {
+            unit_of_file[index] = Some(unit_of[&key]);
+        }
+        Ok(())
+    }
+
     fn already_indexed(&self, revision: &Revision) -> Result<Option<IndexSummary>, Error> {
         Ok(self
             .store
@@ -498,6 +566,7 @@ impl<'s> Indexer<'s> {
                 already_indexed: true,
                 n_files: row.n_files,
                 n_parsed: 0,
+                n_resolved: 0,
                 n_elements: row.n_elements,
                 n_ref_sites: row.n_ref_sites,
                 n_skipped: row.n_skipped,
@@ -587,6 +656,7 @@ fn parse_blob(
         n_ref_sites: facts.ref_sites.len() as u64,
         n_syntax_errors: u64::from(facts.diagnostics.n_syntax_errors),
         n_invalid_utf8_bytes: u64::from(facts.diagnostics.n_invalid_utf8_bytes),
+        signature_digest: facts.signature_digest(),
     };
     Parsed::Facts {
         blob_id: file.blob_id,
@@ -608,6 +678,91 @@ fn looks_binary(bytes: &[u8]) -> bool {
         // A character cut at the end of the sniffed bytes is still text.
         Err(e) => e.error_len().is_some(),
     }
+}
+
+/// What [`Indexer::resolve_files`] works on.
+struct ResolveInput<'a, 'f> {
+    pool: &'a rayon::ThreadPool,
+    tx: &'a rusqlite::Transaction<'a>,
+    reader: &'a PackReader,
+    jdk: &'a JdkTypes,
+    files: &'a [(&'f str, BlobId, PackLocation)],
+}
+
+/// The digest of a revision's resolution context: the libraries (JDK and
+/// class path, by location, size and modification time) and every file's
+/// path and signature digest.
+fn context_digest(
+    jdk: &JdkTypes,
+    classpath: &[std::path::PathBuf],
+    files: &[(&str, BlobId, PackLocation)],
+    blobs: &HashMap<BlobId, BlobStats>,
+) -> [u8; 16] {
+    let mut digest = Digest128::new(b"resolution context");
+    let mut library = |path: &std::path::Path| {
+        digest.write_str(&path.to_string_lossy());
+        if let Ok(meta) = std::fs::metadata(path) {
+            digest.write(&meta.len().to_le_bytes());
+            if let Ok(modified) = meta.modified()
+                && let Ok(since) = modified.duration_since(std::time::UNIX_EPOCH)
+            {
+                digest.write(&since.as_nanos().to_le_bytes());
+            }
+        }
+    };
+    match &jdk.origin {
+        JdkOrigin::Jmods(dir) => {
+            library(dir);
+            library(&dir.join("java.base.jmod"));
+        }
+        JdkOrigin::SourceZip(zip) => library(zip),
+        JdkOrigin::Missing => {}
+    }
+    for jar in classpath {
+        library(jar);
+    }
+    digest.write_u32(jdk.binary_names.len() as u32);
+    let mut sorted: Vec<(&str, &[u8; 16])> = files
+        .iter()
+        .map(|(path, blob_id, _)| (*path, &blobs[blob_id].signature_digest))
+        .collect();
+    sorted.sort_unstable();
+    for (path, signature) in sorted {
+        digest.write_str(path);
+        digest.write(signature);
+    }
+    digest.finish()
+}
+
+/// The newest indexed revision with this resolution context, as path →
+/// (blob, unit); empty when there is none.
+fn donor_units(
+    tx: &rusqlite::Transaction,
+    context_digest: &[u8; 16],
+) -> rusqlite::Result<HashMap<String, (BlobId, i64)>> {
+    let donor: Option<i64> = tx
+        .prepare_cached(
+            "SELECT id FROM revisions WHERE context_digest = ?1 ORDER BY id DESC LIMIT 1",
+        )?
+        .query_row(params![&context_digest[..]], |r| r.get(0))
+        .optional()?;
+    let Some(donor) = donor else {
+        return Ok(HashMap::new());
+    };
+    let mut statement =
+        tx.prepare_cached("SELECT path, blob_id, unit_id FROM files WHERE revision_id = ?1")?;
+    let rows = statement.query_map(params![donor], |r| {
+        let blob: Vec<u8> = r.get(1)?;
+        let mut blob_id = [0u8; 20];
+        if blob.len() == 20 {
+            blob_id.copy_from_slice(&blob);
+        }
+        Ok((
+            r.get::<_, String>(0)?,
+            (BlobId(blob_id), r.get::<_, i64>(2)?),
+        ))
+    })?;
+    rows.collect()
 }
 
 /// Element ids that references and override links point at, interned in
@@ -709,32 +864,20 @@ fn store_unit(
     Ok(unit)
 }
 
-/// A stable digest of a unit's content: the blob plus its qualified names.
 /// A digest of a unit's content: the blob, its qualified names and its
-/// resolution. Two 64-bit SipHash passes with different salts (a unit is
-/// only ever compared with the units of one store, so 128 bits keep
-/// collisions out of reach) — SHA-1 over the serialized references cost
-/// more than storing them.
+/// resolution (SHA-1 over the serialized references cost more than storing
+/// them).
 fn unit_digest(blob_id: &BlobId, records: &[ElementRecord], refs: &[u8]) -> BlobId {
-    use std::hash::Hasher;
-    let digest_with = |salt: u8| {
-        #[allow(deprecated)]
-        let mut h = std::hash::SipHasher::new_with_keys(0x7265_6673_636f_7065, u64::from(salt));
-        h.write(&blob_id.0);
-        h.write(refs);
-        for r in records {
-            h.write(r.element_id.as_bytes());
-            h.write_u8(0xff);
-            h.write(r.owner.as_deref().unwrap_or("").as_bytes());
-            h.write_u8(0xff);
-            h.write(r.type_name.as_bytes());
-            h.write_u8(0xfe);
-        }
-        h.finish()
-    };
+    let mut digest = Digest128::new(b"unit");
+    digest.write(&blob_id.0);
+    digest.write(refs);
+    for r in records {
+        digest.write_str(&r.element_id);
+        digest.write_str(r.owner.as_deref().unwrap_or(""));
+        digest.write_str(&r.type_name);
+    }
     let mut out = [0u8; 20];
-    out[..8].copy_from_slice(&digest_with(1).to_le_bytes());
-    out[8..16].copy_from_slice(&digest_with(2).to_le_bytes());
+    out[..16].copy_from_slice(&digest.finish());
     out[16..].copy_from_slice(&blob_id.0[..4]);
     BlobId(out)
 }

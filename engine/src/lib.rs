@@ -36,6 +36,7 @@ pub mod source;
 pub mod store;
 pub mod symbols;
 
+mod digest;
 mod error;
 
 pub use error::Error;

@@ -250,6 +250,73 @@ impl Source {
         }
     }
 
+    /// The commits of `from..to` along `to`'s first-parent history, oldest
+    /// first: from `to` back to (not including) the first commit that is
+    /// `from` or an ancestor of it. Empty when `to` is `from` or behind it;
+    /// an error when the two share no history.
+    pub fn first_parent_range(&self, from: &str, to: &str) -> Result<Vec<String>, Error> {
+        let Self::Git { repo, root, .. } = self else {
+            return Err(Error::RevisionOnDirectory {
+                path: self.root().to_path_buf(),
+            });
+        };
+        let from_id = git2::Oid::from_str(&self.commit_id(from)?).expect("commit ids parse");
+        let to_id = git2::Oid::from_str(&self.commit_id(to)?).expect("commit ids parse");
+        if repo.merge_base(from_id, to_id).is_err() {
+            return Err(Error::UnrelatedRange {
+                repo: root.clone(),
+                from: from.to_string(),
+                to: to.to_string(),
+            });
+        }
+        self.first_parent_walk(to, |commit| {
+            commit == from_id || repo.graph_descendant_of(from_id, commit).unwrap_or(false)
+        })
+    }
+
+    /// The first-parent history of `tip`, oldest first, stopping before
+    /// the first commit (walking back from `tip`) for which `stop` holds
+    /// (given the commit id).
+    pub fn first_parent_history(
+        &self,
+        tip: &str,
+        mut stop: impl FnMut(&str) -> bool,
+    ) -> Result<Vec<String>, Error> {
+        self.first_parent_walk(tip, |commit| stop(&commit.to_string()))
+    }
+
+    fn first_parent_walk(
+        &self,
+        tip: &str,
+        mut stop: impl FnMut(git2::Oid) -> bool,
+    ) -> Result<Vec<String>, Error> {
+        let Self::Git { repo, root, .. } = self else {
+            return Err(Error::RevisionOnDirectory {
+                path: self.root().to_path_buf(),
+            });
+        };
+        let git_error = |e: git2::Error| Error::Git {
+            repo: root.clone(),
+            message: e.message().to_string(),
+        };
+        let mut commit = repo
+            .find_commit(git2::Oid::from_str(&self.commit_id(tip)?).expect("commit ids parse"))
+            .map_err(git_error)?;
+        let mut out = Vec::new();
+        loop {
+            if stop(commit.id()) {
+                break;
+            }
+            out.push(commit.id().to_string());
+            if commit.parent_count() == 0 {
+                break;
+            }
+            commit = commit.parent(0).map_err(git_error)?;
+        }
+        out.reverse();
+        Ok(out)
+    }
+
     /// Where workers open their own readers of file contents.
     pub fn reader_spec(&self) -> ReaderSpec {
         match self {

@@ -14,7 +14,7 @@ use super::sig::{class_key, parse_type};
 use super::table::{ClassEntry, SymbolTable};
 use super::ty::{Found, OBJECT, STRING, Subst, Ty};
 use super::{Confidence, RefTargetKind, ResolvedRef};
-use crate::facts::{ExprKind, FileFacts, NO_ELEMENT, NO_EXPR, RefKind, RefSite};
+use crate::facts::{ExprKind, FileFacts, NO_ELEMENT, NO_EXPR, NO_ORDINAL, RefKind, RefSite};
 use crate::names::Qualifier;
 use crate::symbols::{ClassKind, MethodSig, Prim, TypeSig, flags};
 
@@ -364,6 +364,7 @@ impl<'a> FileResolver<'a> {
             is_static: false,
             decl_file: None,
             decl_line: 0,
+            decl_ordinal: NO_ORDINAL,
             implicit: false,
             alternatives: Vec::new(),
         };
@@ -383,6 +384,7 @@ impl<'a> FileResolver<'a> {
                 if let Some(d) = field.decl {
                     out.decl_file = Some(self.table.paths[d.file as usize].clone());
                     out.decl_line = d.line;
+                    out.decl_ordinal = d.ordinal;
                 }
             }
             Target::AnonymousInterface(class) => {
@@ -392,6 +394,7 @@ impl<'a> FileResolver<'a> {
                 if let Some(d) = class.sig.decl {
                     out.decl_file = Some(self.table.paths[d.file as usize].clone());
                     out.decl_line = d.line;
+                    out.decl_ordinal = d.ordinal;
                 }
             }
             Target::Method {
@@ -412,6 +415,7 @@ impl<'a> FileResolver<'a> {
                 if let Some(d) = m.decl {
                     out.decl_file = Some(self.table.paths[d.file as usize].clone());
                     out.decl_line = d.line;
+                    out.decl_ordinal = d.ordinal;
                 }
                 out.alternatives = alternatives
                     .iter()

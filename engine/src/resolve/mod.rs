@@ -19,7 +19,7 @@ use rkyv::{Archive, Deserialize, Serialize};
 
 pub use table::{ClassEntry, SymbolTable};
 
-use crate::facts::FileFacts;
+use crate::facts::{FileFacts, NO_ORDINAL};
 use crate::names::Qualifier;
 
 /// How sure a resolved reference is.
@@ -99,6 +99,12 @@ pub struct ResolvedRef {
     pub decl_file: Option<String>,
     /// The line of the target's name, when it is in the repository.
     pub decl_line: u32,
+    /// The target's signature ordinal in `decl_file`
+    /// ([`FileFacts::signature_ordinals`]), or [`NO_ORDINAL`]. The store
+    /// keeps the ordinal rather than the line, which an edit of another
+    /// file's body may move: a file's stored resolution then depends only
+    /// on the signatures it sees, and is shared across such edits.
+    pub decl_ordinal: u32,
     /// The target is declared by the compiler (default constructor,
     /// record accessor, ...).
     pub implicit: bool,
@@ -187,7 +193,11 @@ struct StoredTarget {
     implicit: bool,
     /// Index in `paths`, or `u32::MAX`.
     decl_file: u32,
+    /// The name line when the declaration is inside a body (so in the
+    /// resolved file itself), else 0.
     decl_line: u32,
+    /// The signature ordinal in `decl_file`, or [`NO_ORDINAL`].
+    decl_ordinal: u32,
 }
 
 #[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
@@ -223,7 +233,12 @@ impl FileResolution {
                 is_static: r.is_static,
                 implicit: r.implicit,
                 decl_file,
-                decl_line: r.decl_line,
+                decl_line: if r.decl_ordinal == NO_ORDINAL {
+                    r.decl_line
+                } else {
+                    0
+                },
+                decl_ordinal: r.decl_ordinal,
             };
             let next = out.targets.len() as u32;
             let id = *target_ids.entry(target.clone()).or_insert_with(|| {
@@ -243,9 +258,11 @@ impl FileResolution {
 }
 
 impl StoredResolution {
-    /// The expanded form. Indices out of range (a corrupt record that
+    /// The expanded form; `decl_line_of(path, ordinal)` gives the name
+    /// line of the signature element `ordinal` of `path` in the revision
+    /// read (0 when unknown). Indices out of range (a corrupt record that
     /// still validated) leave the fields empty rather than panic.
-    pub fn expand(&self) -> FileResolution {
+    pub fn expand(&self, decl_line_of: &mut dyn FnMut(&str, u32) -> u32) -> FileResolution {
         let empty = StoredTarget {
             owner: String::new(),
             name: String::new(),
@@ -254,7 +271,16 @@ impl StoredResolution {
             implicit: false,
             decl_file: u32::MAX,
             decl_line: 0,
+            decl_ordinal: NO_ORDINAL,
         };
+        let decl_lines: Vec<u32> = self
+            .targets
+            .iter()
+            .map(|t| match self.paths.get(t.decl_file as usize) {
+                Some(path) if t.decl_ordinal != NO_ORDINAL => decl_line_of(path, t.decl_ordinal),
+                _ => t.decl_line,
+            })
+            .collect();
         FileResolution {
             refs: self
                 .refs
@@ -270,7 +296,8 @@ impl StoredResolution {
                         params: t.params.clone(),
                         is_static: t.is_static,
                         decl_file: self.paths.get(t.decl_file as usize).cloned(),
-                        decl_line: t.decl_line,
+                        decl_line: decl_lines.get(r.target as usize).copied().unwrap_or(0),
+                        decl_ordinal: t.decl_ordinal,
                         implicit: t.implicit,
                         alternatives: r.alternatives.clone(),
                     }

@@ -199,11 +199,18 @@ pub(crate) fn file_classes(
 ) -> Vec<(ClassSig, Vec<Vec<Arc<str>>>)> {
     let mut out: Vec<(ClassSig, Vec<Vec<Arc<str>>>)> = Vec::new();
     let mut slot_of: Vec<u32> = vec![u32::MAX; facts.elements.len()];
+    let ordinals = facts.signature_ordinals();
     for (index, element) in facts.elements.iter().enumerate() {
         let idx = index as u32;
         if element.kind.is_type() {
             slot_of[index] = out.len() as u32;
-            out.push((class_sig(qualifier, facts, idx, file), Vec::new()));
+            let decl = SourceDecl {
+                file,
+                element: idx,
+                line: element.name_pos.line,
+                ordinal: ordinals[index],
+            };
+            out.push((class_sig(qualifier, facts, decl), Vec::new()));
             continue;
         }
         let parent = element.parent;
@@ -215,6 +222,7 @@ pub(crate) fn file_classes(
             file,
             element: idx,
             line: element.name_pos.line,
+            ordinal: ordinals[index],
         });
         match element.kind {
             ElementKind::Method | ElementKind::AnnotationElement | ElementKind::Constructor => {
@@ -455,7 +463,8 @@ pub(crate) fn class_key(facts: &FileFacts, index: u32) -> String {
         .unwrap_or_else(|| facts.elements[index as usize].binary_name.clone())
 }
 
-fn class_sig(qualifier: &Qualifier, facts: &FileFacts, index: u32, file: u32) -> ClassSig {
+fn class_sig(qualifier: &Qualifier, facts: &FileFacts, decl: SourceDecl) -> ClassSig {
+    let index = decl.element;
     let element = &facts.elements[index as usize];
     let kind = match element.kind {
         ElementKind::Interface => ClassKind::Interface,
@@ -539,10 +548,6 @@ fn class_sig(qualifier: &Qualifier, facts: &FileFacts, index: u32, file: u32) ->
         interfaces,
         methods: Vec::new(),
         fields: Vec::new(),
-        decl: Some(SourceDecl {
-            file,
-            element: index,
-            line: element.name_pos.line,
-        }),
+        decl: Some(decl),
     }
 }

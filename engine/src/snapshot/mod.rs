@@ -7,13 +7,13 @@
 
 mod graph;
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 
 use rusqlite::{OptionalExtension, params};
 
 use crate::error::Error;
-use crate::facts::{Element, ElementKind, FileFacts};
+use crate::facts::{Element, ElementKind, FileFacts, NO_ORDINAL};
 use crate::records::ElementRecord;
 use crate::resolve::{FileResolution, ResolvedRef, StoredResolution};
 use crate::source::{BlobId, Source};
@@ -55,6 +55,9 @@ pub struct Snapshot<'s> {
     /// The revision's files by unit, read once on first use: the global
     /// index names units, and a unit may be shared by many revisions.
     files_by_unit: OnceCell<HashMap<i64, Vec<FileEntry>>>,
+    /// Per file, the name line of each signature element: stored
+    /// references point at declarations in other files by ordinal.
+    signature_lines: RefCell<HashMap<String, Vec<u32>>>,
 }
 
 impl<'s> Snapshot<'s> {
@@ -65,6 +68,7 @@ impl<'s> Snapshot<'s> {
             store,
             revision,
             files_by_unit: OnceCell::new(),
+            signature_lines: RefCell::default(),
         })
     }
 
@@ -186,8 +190,12 @@ impl<'s> Snapshot<'s> {
 
     /// The facts of a file.
     pub fn facts(&self, file: &FileEntry) -> Result<FileFacts, Error> {
-        let location = self
-            .store
+        self.pack.facts(&file.blob_id, self.location(file)?)
+    }
+
+    /// Where a file's facts are in the pack.
+    fn location(&self, file: &FileEntry) -> Result<PackLocation, Error> {
+        self.store
             .db()
             .prepare_cached("SELECT pack_offset, pack_len FROM blobs WHERE blob_id = ?1")
             .map_err(|e| self.db_error(e))?
@@ -202,8 +210,31 @@ impl<'s> Snapshot<'s> {
             .ok_or_else(|| Error::Corrupt {
                 path: self.store.dir().to_path_buf(),
                 message: format!("no facts for blob {} of {}", file.blob_id, file.path),
-            })?;
-        self.pack.facts(&file.blob_id, location)
+            })
+    }
+
+    /// The name line of signature element `ordinal` of the file at `path`
+    /// (see [`FileFacts::signature_ordinals`]); 0 when there is no such
+    /// file or element.
+    fn signature_line(&self, path: &str, ordinal: u32) -> u32 {
+        let mut cache = self.signature_lines.borrow_mut();
+        if !cache.contains_key(path) {
+            let lines = self
+                .file(path)
+                .and_then(|file| self.pack.declarations(&file.blob_id, self.location(&file)?))
+                .map(|facts| {
+                    facts
+                        .signature_ordinals()
+                        .iter()
+                        .zip(&facts.elements)
+                        .filter(|&(&ordinal, _)| ordinal != NO_ORDINAL)
+                        .map(|(_, element)| element.name_pos.line)
+                        .collect()
+                })
+                .unwrap_or_default();
+            cache.insert(path.to_string(), lines);
+        }
+        cache[path].get(ordinal as usize).copied().unwrap_or(0)
     }
 
     /// The resolved references of a file, in site order.
@@ -223,7 +254,7 @@ impl<'s> Snapshot<'s> {
         let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(bytes.len());
         aligned.extend_from_slice(&bytes);
         rkyv::from_bytes::<StoredResolution, rkyv::rancor::Error>(&aligned)
-            .map(|stored| stored.expand())
+            .map(|stored| stored.expand(&mut |path, ordinal| self.signature_line(path, ordinal)))
             .map_err(|e| Error::Corrupt {
                 path: self.store.dir().to_path_buf(),
                 message: format!("references of {} do not validate: {e}", file.path),

@@ -19,7 +19,7 @@ use crate::error::Error;
 
 /// The store format this build reads and writes. Bump it whenever the
 /// schema or the archived facts change shape.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 
 const SCHEMA: &str = include_str!("schema.sql");
 const DB_FILE: &str = "refscope.sqlite";

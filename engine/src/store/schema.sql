@@ -1,4 +1,4 @@
--- refscope store, format version 1.
+-- refscope store (see FORMAT_VERSION in mod.rs).
 --
 -- A revision becomes visible when its row in `revisions` commits, in the
 -- same transaction as its `files` rows, so readers never see half of one.
@@ -16,7 +16,9 @@ CREATE TABLE IF NOT EXISTS blobs (
     n_elements           INTEGER NOT NULL,
     n_ref_sites          INTEGER NOT NULL,
     n_syntax_errors      INTEGER NOT NULL,
-    n_invalid_utf8_bytes INTEGER NOT NULL
+    n_invalid_utf8_bytes INTEGER NOT NULL,
+    -- FileFacts::signature_digest: what other files' resolution sees.
+    signature_digest     BLOB NOT NULL
 ) WITHOUT ROWID;
 
 -- A blob's elements with their names qualified in one revision's context.
@@ -44,8 +46,15 @@ CREATE TABLE IF NOT EXISTS revisions (
     n_ref_sites INTEGER NOT NULL,
     n_skipped   INTEGER NOT NULL,
     n_syntax_errors INTEGER NOT NULL,
-    seconds     REAL NOT NULL
+    seconds     REAL NOT NULL,
+    -- Digest of everything resolution depends on besides a file's own
+    -- content: the libraries and every file's path and signature digest.
+    -- Two revisions with equal digests resolve an unchanged file the same
+    -- way, so the later one shares the earlier one's unit.
+    context_digest BLOB NOT NULL
 );
+
+CREATE INDEX IF NOT EXISTS revisions_by_context ON revisions (context_digest);
 
 -- The path → blob manifest of each revision.
 CREATE TABLE IF NOT EXISTS files (

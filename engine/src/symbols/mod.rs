@@ -228,6 +228,11 @@ pub struct SourceDecl {
     pub element: u32,
     /// Line of the name token.
     pub line: u32,
+    /// The element's signature ordinal in its file
+    /// ([`crate::facts::FileFacts::signature_ordinals`]), which an edit
+    /// inside a body does not change; [`crate::facts::NO_ORDINAL`] for an
+    /// element inside a body.
+    pub ordinal: u32,
 }
 
 /// A class with its members.
