@@ -20,7 +20,8 @@ pub struct IndexArgs {
     #[arg(long = "rev", value_name = "REV|A..B")]
     revs: Vec<String>,
     /// Every commit of this branch's first-parent history that is not
-    /// indexed yet, oldest first; may be repeated.
+    /// indexed yet, back to its first commit, oldest first (`--rev A..NAME`
+    /// bounds it); may be repeated.
     #[arg(long = "branch", value_name = "NAME")]
     branches: Vec<String>,
     /// The store directory (default: .git/refscope in the repository).
@@ -138,7 +139,8 @@ pub fn run(args: IndexArgs) -> Result<()> {
 /// The revisions `--rev` and `--branch` ask for, in order, each once
 /// (`None`: HEAD, or the files of a plain directory). Ranges and branches
 /// expand to commit ids, oldest first; a branch skips the commits indexed
-/// already (it stops at the newest indexed one).
+/// already (all the others of its first-parent history are indexed, back
+/// to its first commit: bound it with `--rev A..NAME` instead).
 fn revisions_to_index(
     source: &Source,
     store: &Store,
@@ -165,16 +167,14 @@ fn revisions_to_index(
         }
     }
     for branch in branches {
-        let mut indexed = |commit: &str| {
-            store
-                .revision(commit)
-                .map(|row| row.is_some())
-                .unwrap_or(false)
-        };
         let commits = source
-            .first_parent_history(branch, &mut indexed)
+            .first_parent_history(branch, |_| false)
             .map_err(|e| anyhow::anyhow!("--branch {branch}: {e}"))?;
-        out.extend(commits.into_iter().map(Some));
+        for commit in commits {
+            if store.revision(&commit)?.is_none() {
+                out.push(Some(commit));
+            }
+        }
     }
     let mut seen = std::collections::HashSet::new();
     out.retain(|rev| seen.insert(rev.clone()));
