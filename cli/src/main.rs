@@ -8,6 +8,7 @@ mod graph;
 mod index;
 mod location;
 mod revisions;
+mod watch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,6 +40,11 @@ enum Command {
         after_help = "Examples:\n  refscope index\n  refscope index ~/src/shop --rev v1.2 --rev main\n  refscope index /tmp/unpacked-sources --store /tmp/store --jobs 2"
     )]
     Index(index::IndexArgs),
+    /// Keep the index of the files on disk current as they change.
+    #[command(
+        after_help = "Examples:\n  refscope watch\n  refscope watch ~/src/shop --quiet-ms 50\n\nEach update indexes the files on disk as one work-tree revision, replacing\nthe previous one; read it with --rev worktree (refscope at F:L --rev worktree)."
+    )]
+    Watch(watch::WatchArgs),
     /// Show the element(s) owning a line or a range of lines.
     #[command(
         after_help = "Examples:\n  refscope at src/main/java/com/acme/Shop.java:42\n  refscope at src/main/java/com/acme/Shop.java:40-55 --json\n  refscope at Shop.java:42 --rev HEAD~3 --source"
@@ -102,6 +108,7 @@ fn main() -> ExitCode {
         Command::Impls(args) => graph::run_impls(args),
         Command::Refs(args) => graph::run_refs(args),
         Command::Revisions(args) => revisions::run(args),
+        Command::Watch(args) => watch::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

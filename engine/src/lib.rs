@@ -35,6 +35,7 @@ pub mod snapshot;
 pub mod source;
 pub mod store;
 pub mod symbols;
+pub mod watch;
 
 mod digest;
 mod error;
@@ -43,5 +44,5 @@ pub use error::Error;
 pub use index::{IndexConfig, IndexSummary, Indexer, Progress};
 pub use records::ElementRecord;
 pub use snapshot::{ElementView, FileEntry, Snapshot};
-pub use source::{BlobId, Revision, Source, SourceLimits};
+pub use source::{BlobId, Revision, Source, SourceLimits, WorkTree};
 pub use store::Store;

@@ -3,7 +3,7 @@
 //! files are hashed the way git hashes blobs, so the same content has the
 //! same id everywhere and its facts are shared.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -499,100 +499,221 @@ fn git_revision(
 }
 
 fn directory_revision(root: &Path, limits: &SourceLimits) -> Result<Revision, Error> {
-    let mut files = Vec::new();
-    let mut skipped = Vec::new();
-    // Directories already entered, by canonical path: a symlink loop is
-    // entered once.
-    let mut visited: HashSet<PathBuf> = HashSet::new();
-    let mut pending: Vec<(PathBuf, String)> = vec![(root.to_path_buf(), String::new())];
-    while let Some((dir, prefix)) = pending.pop() {
-        let canonical = match std::fs::canonicalize(&dir) {
-            Ok(canonical) => canonical,
-            Err(e) => {
-                // Removed while we walked, or unreadable: note it and go on.
-                skipped.push((
-                    prefix.trim_end_matches('/').to_string(),
-                    format!("cannot enter: {e}"),
-                ));
-                continue;
-            }
+    Ok(WorkTree::scan(root, limits).revision())
+}
+
+/// The Java files of a directory on disk, kept current path by path: after
+/// a file system event only the paths it names are read again.
+#[derive(Debug, Clone)]
+pub struct WorkTree {
+    root: PathBuf,
+    limits: SourceLimits,
+    files: BTreeMap<String, SourceFile>,
+    skipped: BTreeMap<String, String>,
+}
+
+impl WorkTree {
+    /// Lists and hashes every Java file under `root` (not `.git` or
+    /// `.refscope`); files that cannot be read are kept as skipped.
+    pub fn scan(root: &Path, limits: &SourceLimits) -> Self {
+        let mut tree = Self {
+            root: root.to_path_buf(),
+            limits: limits.clone(),
+            files: BTreeMap::new(),
+            skipped: BTreeMap::new(),
         };
-        if !visited.insert(canonical) {
-            skipped.push((
-                prefix.trim_end_matches('/').to_string(),
-                "directory already visited (symlink loop)".into(),
-            ));
-            continue;
-        }
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(entries) => entries,
-            Err(e) => {
-                skipped.push((prefix.clone(), format!("cannot read directory: {e}")));
-                continue;
-            }
-        };
-        for entry in entries.flatten() {
-            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
-                let lossy = entry.file_name().to_string_lossy().into_owned();
-                skipped.push((format!("{prefix}{lossy}"), "name is not UTF-8".into()));
+        tree.rescan(root.to_path_buf(), String::new());
+        tree
+    }
+
+    /// The directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Brings `paths` (absolute, under the root; files or directories,
+    /// present or gone) up to date; returns how many files were added,
+    /// changed or removed. Paths outside the root, in `.git` or in
+    /// `.refscope` are ignored.
+    pub fn refresh(&mut self, paths: &[PathBuf]) -> usize {
+        let mut changed = 0;
+        for path in paths {
+            let Ok(rel) = path.strip_prefix(&self.root) else {
                 continue;
             };
-            if name == ".git" || name == ".refscope" {
-                continue;
-            }
-            let path = entry.path();
-            let rel = format!("{prefix}{name}");
-            let Ok(metadata) = std::fs::metadata(&path) else {
-                skipped.push((rel, "dangling symbolic link".into()));
+            let Some(rel) = rel.to_str().map(|r| r.replace('\\', "/")) else {
                 continue;
             };
-            if metadata.is_dir() {
-                pending.push((path, format!("{rel}/")));
-            } else if metadata.is_file() && is_java_path(&name) {
-                if metadata.len() > limits.max_file_bytes {
-                    skipped.push((rel, format!("larger than {} bytes", limits.max_file_bytes)));
-                    continue;
+            if rel
+                .split('/')
+                .any(|component| component == ".git" || component == ".refscope")
+            {
+                continue;
+            }
+            let before = self.forget(&rel);
+            match std::fs::metadata(path) {
+                Ok(meta) if meta.is_dir() => {
+                    let prefix = if rel.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{rel}/")
+                    };
+                    self.rescan(path.clone(), prefix);
                 }
-                files.push((rel, path, metadata.len()));
+                Ok(meta) if meta.is_file() && is_java_path(&rel) => {
+                    self.add_files(vec![(rel.clone(), path.clone(), meta.len())]);
+                }
+                _ => {}
             }
+            let after = self.under(&rel);
+            changed += after.iter().filter(|file| !before.contains(file)).count();
+            changed += before
+                .iter()
+                .filter(|file| !after.iter().any(|a| a.path == file.path))
+                .count();
+        }
+        changed
+    }
+
+    /// The revision the files make now.
+    pub fn revision(&self) -> Revision {
+        let files: Vec<SourceFile> = self.files.values().cloned().collect();
+        let skipped: Vec<(String, String)> = self
+            .skipped
+            .iter()
+            .map(|(path, reason)| (path.clone(), reason.clone()))
+            .collect();
+        let mut manifest = String::new();
+        for file in &files {
+            manifest.push_str(&file.path);
+            manifest.push('\0');
+            manifest.push_str(&file.blob_id.to_string());
+            manifest.push('\n');
+        }
+        let digest = BlobId::of_bytes(manifest.as_bytes());
+        Revision {
+            name: format!("worktree:{digest}"),
+            kind: RevisionKind::WorkTree,
+            branch: None,
+            files,
+            skipped,
         }
     }
-    let mut hashed: Vec<SourceFile> = Vec::with_capacity(files.len());
-    {
+
+    /// The files at `rel` or under it.
+    fn under(&self, rel: &str) -> Vec<SourceFile> {
+        let dir = format!("{rel}/");
+        self.files
+            .range::<str, _>((std::ops::Bound::Included(rel), std::ops::Bound::Unbounded))
+            .take_while(|(path, _)| path.starts_with(rel))
+            .filter(|(path, _)| rel.is_empty() || *path == rel || path.starts_with(&dir))
+            .map(|(_, file)| file.clone())
+            .collect()
+    }
+
+    /// Drops `rel` and everything under it; returns the files dropped.
+    fn forget(&mut self, rel: &str) -> Vec<SourceFile> {
+        let gone = self.under(rel);
+        for file in &gone {
+            self.files.remove(&file.path);
+        }
+        let dir = format!("{rel}/");
+        self.skipped
+            .retain(|path, _| !(rel.is_empty() || path == rel || path.starts_with(&dir)));
+        gone
+    }
+
+    /// Walks the directory `dir` (relative path `prefix`, ending in `/`
+    /// unless empty) and adds its Java files.
+    fn rescan(&mut self, dir: PathBuf, prefix: String) {
+        let mut found = Vec::new();
+        // Directories already entered, by canonical path: a symlink loop
+        // is entered once.
+        let mut visited: HashSet<PathBuf> = HashSet::new();
+        let mut pending: Vec<(PathBuf, String)> = vec![(dir, prefix)];
+        while let Some((dir, prefix)) = pending.pop() {
+            let canonical = match std::fs::canonicalize(&dir) {
+                Ok(canonical) => canonical,
+                Err(e) => {
+                    // Removed while we walked, or unreadable: note it and
+                    // go on.
+                    self.skipped.insert(
+                        prefix.trim_end_matches('/').to_string(),
+                        format!("cannot enter: {e}"),
+                    );
+                    continue;
+                }
+            };
+            if !visited.insert(canonical) {
+                self.skipped.insert(
+                    prefix.trim_end_matches('/').to_string(),
+                    "directory already visited (symlink loop)".into(),
+                );
+                continue;
+            }
+            let entries = match std::fs::read_dir(&dir) {
+                Ok(entries) => entries,
+                Err(e) => {
+                    self.skipped
+                        .insert(prefix.clone(), format!("cannot read directory: {e}"));
+                    continue;
+                }
+            };
+            for entry in entries.flatten() {
+                let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                    let lossy = entry.file_name().to_string_lossy().into_owned();
+                    self.skipped
+                        .insert(format!("{prefix}{lossy}"), "name is not UTF-8".into());
+                    continue;
+                };
+                if name == ".git" || name == ".refscope" {
+                    continue;
+                }
+                let path = entry.path();
+                let rel = format!("{prefix}{name}");
+                let Ok(metadata) = std::fs::metadata(&path) else {
+                    self.skipped.insert(rel, "dangling symbolic link".into());
+                    continue;
+                };
+                if metadata.is_dir() {
+                    pending.push((path, format!("{rel}/")));
+                } else if metadata.is_file() && is_java_path(&name) {
+                    found.push((rel, path, metadata.len()));
+                }
+            }
+        }
+        self.add_files(found);
+    }
+
+    /// Hashes files (in parallel) and adds them, or records why not.
+    fn add_files(&mut self, found: Vec<(String, PathBuf, u64)>) {
         use rayon::prelude::*;
-        let results: Vec<Result<SourceFile, (String, String)>> = files
+        let max = self.limits.max_file_bytes;
+        let results: Vec<Result<SourceFile, (String, String)>> = found
             .into_par_iter()
-            .map(|(rel, path, size)| match std::fs::read(&path) {
-                Ok(bytes) => Ok(SourceFile {
-                    path: rel,
-                    blob_id: BlobId::of_bytes(&bytes),
-                    size,
-                }),
-                Err(e) => Err((rel, format!("cannot read: {e}"))),
+            .map(|(rel, path, size)| {
+                if size > max {
+                    return Err((rel, format!("larger than {max} bytes")));
+                }
+                match std::fs::read(&path) {
+                    Ok(bytes) => Ok(SourceFile {
+                        path: rel,
+                        blob_id: BlobId::of_bytes(&bytes),
+                        size,
+                    }),
+                    Err(e) => Err((rel, format!("cannot read: {e}"))),
+                }
             })
             .collect();
         for result in results {
             match result {
-                Ok(file) => hashed.push(file),
-                Err(skip) => skipped.push(skip),
+                Ok(file) => {
+                    self.files.insert(file.path.clone(), file);
+                }
+                Err((path, reason)) => {
+                    self.skipped.insert(path, reason);
+                }
             }
         }
     }
-    hashed.sort_by(|a, b| a.path.cmp(&b.path));
-    skipped.sort();
-    let mut manifest = String::new();
-    for file in &hashed {
-        manifest.push_str(&file.path);
-        manifest.push('\0');
-        manifest.push_str(&file.blob_id.to_string());
-        manifest.push('\n');
-    }
-    let digest = BlobId::of_bytes(manifest.as_bytes());
-    Ok(Revision {
-        name: format!("worktree:{digest}"),
-        kind: RevisionKind::WorkTree,
-        branch: None,
-        files: hashed,
-        skipped,
-    })
 }

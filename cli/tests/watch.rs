@@ -1,0 +1,232 @@
+//! `refscope watch`: saves, creates, deletes, renames and branch switches
+//! in a real git work tree each become one update, readable with
+//! `--rev worktree`, and the store then answers what a from-scratch index
+//! of the same files answers.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use common::{TestRepo, refscope, run};
+
+/// Only guards against a hang (an update that never comes); it bounds
+/// nothing about speed.
+const HANG_GUARD: Duration = Duration::from_secs(300);
+
+const STOCK: &str = "package p;
+public class Stock {
+    public int take(String item, int n) {
+        return n;
+    }
+}
+";
+
+const SHOP: &str = "package p;
+public class Shop {
+    int order(Stock stock) {
+        return stock.take(\"tea\", 1);
+    }
+}
+";
+
+/// A running `refscope watch` with its update lines.
+struct Watching {
+    child: Child,
+    lines: Receiver<String>,
+}
+
+impl Watching {
+    fn start(repo: &Path, store: &Path) -> Self {
+        let mut child = refscope()
+            .args([
+                "watch",
+                repo.to_str().unwrap(),
+                "--store",
+                store.to_str().unwrap(),
+            ])
+            .args(["--jobs", "2"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Self { child, lines }
+    }
+
+    /// The next update line.
+    fn next_update(&self, after: &str) -> String {
+        self.lines.recv_timeout(HANG_GUARD).unwrap_or_else(|_| {
+            panic!("no update from refscope watch after {after} (hang guard, not a speed check)")
+        })
+    }
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Exports the current work-tree revision of `store`.
+fn export_worktree(repo: &Path, store: &Path) -> String {
+    run(
+        repo,
+        &[
+            "export",
+            "--decls",
+            "--refs",
+            "--rev",
+            "worktree",
+            "--store",
+            store.to_str().unwrap(),
+        ],
+    )
+    .ok()
+}
+
+/// Indexes the files on disk into a fresh store and exports them.
+fn export_files_from_scratch(repo: &Path) -> String {
+    let store = tempfile::tempdir().unwrap();
+    let store_arg = store.path().to_str().unwrap();
+    run(repo, &["index", "--files", ".", "--store", store_arg]).ok();
+    export_worktree(repo, store.path())
+}
+
+fn git(repo: &Path, args: &[&str]) {
+    let status = std::process::Command::new("git")
+        .args(args)
+        .current_dir(repo)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+#[test]
+fn watch_follows_saves_creates_deletes_renames_and_branch_switches() {
+    let repo = TestRepo::new();
+    repo.commit(
+        &[("src/p/Stock.java", STOCK), ("src/p/Shop.java", SHOP)],
+        "stock and shop",
+    );
+    let store = tempfile::tempdir().unwrap();
+    let watching = Watching::start(repo.path(), store.path());
+    let first = watching.next_update("starting");
+    assert!(
+        first.contains("2 files changed, 2 parsed, 2 resolved"),
+        "{first}"
+    );
+    let src = repo.path().join("src/p");
+
+    // A body edit: one file parsed and resolved, the other shares its unit.
+    std::fs::write(
+        src.join("Stock.java"),
+        STOCK.replace("return n;", "int left = n;\n        return left;"),
+    )
+    .unwrap();
+    let update = watching.next_update("a body edit");
+    assert!(
+        update.contains("1 files changed, 1 parsed, 1 resolved"),
+        "{update}"
+    );
+    let at = run(
+        repo.path(),
+        &[
+            "at",
+            "src/p/Stock.java:5",
+            "--rev",
+            "worktree",
+            "--store",
+            store.path().to_str().unwrap(),
+        ],
+    )
+    .ok();
+    assert!(at.contains("p.Stock#take(java.lang.String,int)"), "{at}");
+    assert_eq!(
+        export_worktree(repo.path(), store.path()),
+        export_files_from_scratch(repo.path())
+    );
+
+    // A new file.
+    std::fs::write(
+        src.join("Report.java"),
+        "package p;\nclass Report {\n    int all(Shop shop) { return shop.order(new Stock()); }\n}\n",
+    )
+    .unwrap();
+    let update = watching.next_update("a new file");
+    assert!(
+        update.contains("1 files changed") && update.contains(", 3 files,"),
+        "{update}"
+    );
+    assert_eq!(
+        export_worktree(repo.path(), store.path()),
+        export_files_from_scratch(repo.path())
+    );
+
+    // A rename: the old path goes, the new one comes.
+    std::fs::rename(src.join("Report.java"), src.join("Summary.java")).unwrap();
+    let update = watching.next_update("a rename");
+    assert!(update.contains(", 3 files,"), "{update}");
+    let files = export_worktree(repo.path(), store.path());
+    assert!(files.contains("src/p/Summary.java") && !files.contains("src/p/Report.java"));
+    assert_eq!(files, export_files_from_scratch(repo.path()));
+
+    // A delete.
+    std::fs::remove_file(src.join("Summary.java")).unwrap();
+    let update = watching.next_update("a delete");
+    assert!(
+        update.contains("1 files changed") && update.contains(", 2 files,"),
+        "{update}"
+    );
+    assert_eq!(
+        export_worktree(repo.path(), store.path()),
+        export_files_from_scratch(repo.path())
+    );
+
+    // A branch switch rewrites the files git tracks.
+    git(repo.path(), &["checkout", "-q", "--", "."]);
+    let update = watching.next_update("restoring the committed Stock");
+    assert!(update.contains("1 files changed"), "{update}");
+    git(repo.path(), &["checkout", "-q", "-b", "other"]);
+    std::fs::write(src.join("Stock.java"), STOCK.replace("take", "takeSome")).unwrap();
+    std::fs::write(src.join("Shop.java"), SHOP.replace("take", "takeSome")).unwrap();
+    git(repo.path(), &["commit", "-q", "-am", "rename take"]);
+    // The writes above may come as one update or two.
+    let mut update = watching.next_update("writes on a branch");
+    if !update.contains("2 files changed") {
+        update = watching.next_update("the rest of the writes on a branch");
+    }
+    git(repo.path(), &["checkout", "-q", "-"]);
+    let update_back = watching.next_update("switching back");
+    assert!(
+        update_back.contains("2 files changed"),
+        "{update} then {update_back}"
+    );
+    assert_eq!(
+        export_worktree(repo.path(), store.path()),
+        export_files_from_scratch(repo.path())
+    );
+
+    // Exactly one work-tree revision is kept.
+    let revisions = run(
+        repo.path(),
+        &["revisions", "--store", store.path().to_str().unwrap()],
+    )
+    .ok();
+    assert_eq!(revisions.matches("worktree:").count(), 1, "{revisions}");
+}
