@@ -28,7 +28,9 @@ use crate::names::{Qualifier, TypeUniverse, type_skeleton};
 use crate::records::{ElementRecord, element_records};
 use crate::resolve::{self, FileResolution, ResolvedRef, SymbolTable};
 use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
+use crate::store::manifest::{delete_manifest, read_manifest, write_manifest};
 use crate::store::{PackLocation, PackReader, PackWriter, Store, encode_facts};
+use crate::symbols::ClassSig;
 use crate::symbols::classfile::ClassPath;
 
 /// How to index.
@@ -41,6 +43,10 @@ pub struct IndexConfig {
     pub jdk: Option<JdkTypes>,
     /// Jar files whose classes join resolution (`--classpath`).
     pub classpath: Vec<std::path::PathBuf>,
+    /// A work-tree revision replaces the other work-tree revisions read
+    /// from the same directory, in the same transaction: `watch` keeps one
+    /// current state of the files on disk, not one per save.
+    pub replace_worktree: bool,
 }
 
 /// Progress reported while indexing.
@@ -96,9 +102,32 @@ pub struct IndexSummary {
 }
 
 /// Indexes revisions into a store.
+///
+/// One indexer indexing several revisions (a range, or `watch`) keeps the
+/// last revision's type universe and every file's class signatures in
+/// memory: a revision whose signatures are all unchanged (body edits only)
+/// reuses them and rebuilds only what its changed files declare.
 pub struct Indexer<'s> {
     store: &'s Store,
     config: IndexConfig,
+    signatures: Option<SignatureCache>,
+}
+
+/// The type universe and per-blob class signatures of the last revision
+/// resolved, valid for revisions with the same resolution context.
+struct SignatureCache {
+    context_digest: [u8; 16],
+    universe: TypeUniverse,
+    /// Per blob: its package, its class signatures, and the file index the
+    /// signatures were built for.
+    by_blob: HashMap<BlobId, BlobSignatures>,
+}
+
+/// What one blob contributes to the symbol table.
+struct BlobSignatures {
+    package: Option<String>,
+    classes: Vec<(ClassSig, Vec<Vec<std::sync::Arc<str>>>)>,
+    file: u32,
 }
 
 /// Blob statistics kept in the `blobs` table.
@@ -132,7 +161,11 @@ const BINARY_SNIFF_LEN: usize = 8000;
 impl<'s> Indexer<'s> {
     /// An indexer writing to `store`.
     pub fn new(store: &'s Store, config: IndexConfig) -> Self {
-        Self { store, config }
+        Self {
+            store,
+            config,
+            signatures: None,
+        }
     }
 
     /// Indexes one revision of `source`.
@@ -314,6 +347,7 @@ impl<'s> Indexer<'s> {
                     reader: &reader,
                     jdk: &jdk,
                     files: &files,
+                    context_digest,
                 },
                 &mut unit_of_file,
                 progress,
@@ -351,12 +385,12 @@ impl<'s> Indexer<'s> {
         )
         .map_err(db_error)?;
         let revision_id = tx.last_insert_rowid();
-        {
-            let mut insert_file = tx
-                .prepare_cached(
-                    "INSERT INTO files (revision_id, path, blob_id, unit_id) VALUES (?1, ?2, ?3, ?4)",
-                )
+        if self.config.replace_worktree && revision.kind == RevisionKind::WorkTree {
+            remove_other_worktrees(&tx, revision_id, &source.root().to_string_lossy())
                 .map_err(db_error)?;
+        }
+        {
+            let mut manifest = Vec::with_capacity(files.len());
             for (&(path, blob_id, _), unit) in files.iter().zip(&unit_of_file) {
                 let unit = unit.expect("every file has a unit once resolved");
                 let stats = blobs[&blob_id];
@@ -364,10 +398,9 @@ impl<'s> Indexer<'s> {
                 totals.n_ref_sites += stats.n_ref_sites;
                 totals.n_syntax_errors += stats.n_syntax_errors;
                 totals.n_invalid_utf8_files += u64::from(stats.n_invalid_utf8_bytes > 0);
-                insert_file
-                    .execute(params![revision_id, path, &blob_id.0[..], unit])
-                    .map_err(db_error)?;
+                manifest.push((path, blob_id, unit));
             }
+            write_manifest(&tx, revision_id, manifest).map_err(db_error)?;
             let mut insert_skipped = tx
                 .prepare_cached(
                     "INSERT OR REPLACE INTO skipped_files (revision_id, path, reason) VALUES (?1, ?2, ?3)",
@@ -417,7 +450,7 @@ impl<'s> Indexer<'s> {
     /// qualified records and resolved references of those files, stored as
     /// units (shared with any identical unit stored before).
     fn resolve_files(
-        &self,
+        &mut self,
         input: ResolveInput<'_, '_>,
         unit_of_file: &mut [Option<i64>],
         progress: &mut dyn FnMut(Progress),
@@ -428,80 +461,110 @@ impl<'s> Indexer<'s> {
             reader,
             jdk,
             files,
+            context_digest,
         } = input;
         let db_error = |e| Error::sqlite(&self.store.db_path(), e);
         let mut distinct: Vec<(BlobId, PackLocation)> =
             files.iter().map(|&(_, b, l)| (b, l)).collect();
         distinct.sort_unstable_by_key(|&(b, _)| b);
         distinct.dedup_by_key(|&mut (b, _)| b);
-        progress(Progress::Phase {
-            name: "names",
-            total: distinct.len() as u64,
-        });
-        let skeletons: Vec<FileFacts> = pool.install(|| {
-            distinct
-                .par_iter()
-                .map(|&(blob_id, location)| {
-                    reader
-                        .declarations(&blob_id, location)
-                        .map(|f| type_skeleton(&f))
-                })
-                .collect::<Result<_, _>>()
-        })?;
         let class_path = ClassPath::new(jdk, &self.config.classpath)?;
-        let mut library_names = jdk.binary_names.clone();
-        library_names.extend(class_path.class_names().map(str::to_string));
-        let mut universe = TypeUniverse::with_jdk(&library_names);
-        drop(library_names);
-        universe.add_sources(skeletons.iter());
-        universe.load_jdk_supertypes(jdk);
-        drop(skeletons);
-        progress(Progress::Advance(distinct.len() as u64));
+        // The last revision's universe and signatures stay valid when every
+        // signature is the same (only bodies changed).
+        let mut cache = match self.signatures.take() {
+            Some(cache) if cache.context_digest == context_digest => cache,
+            _ => {
+                progress(Progress::Phase {
+                    name: "names",
+                    total: distinct.len() as u64,
+                });
+                let skeletons: Vec<FileFacts> = pool.install(|| {
+                    distinct
+                        .par_iter()
+                        .map(|&(blob_id, location)| {
+                            reader
+                                .declarations(&blob_id, location)
+                                .map(|f| type_skeleton(&f))
+                        })
+                        .collect::<Result<_, _>>()
+                })?;
+                let mut library_names = jdk.binary_names.clone();
+                library_names.extend(class_path.class_names().map(str::to_string));
+                let mut universe = TypeUniverse::with_jdk(&library_names);
+                drop(library_names);
+                universe.add_sources(skeletons.iter());
+                universe.load_jdk_supertypes(jdk);
+                drop(skeletons);
+                progress(Progress::Advance(distinct.len() as u64));
+                SignatureCache {
+                    context_digest,
+                    universe,
+                    by_blob: HashMap::new(),
+                }
+            }
+        };
 
         // The symbol table, from every distinct blob's declarations. A
         // blob at several paths declares its classes at each (copies in
         // different source roots are told apart by resolution).
-        progress(Progress::Phase {
-            name: "signatures",
-            total: distinct.len() as u64,
-        });
         let mut first_path: HashMap<BlobId, u32> = HashMap::with_capacity(distinct.len());
         for (index, &(_, blob_id, _)) in files.iter().enumerate() {
             first_path.entry(blob_id).or_insert(index as u32);
         }
-        let universe = &universe;
-        let signatures: HashMap<BlobId, _> = pool.install(|| {
-            distinct
+        let missing: Vec<(BlobId, PackLocation)> = distinct
+            .iter()
+            .filter(|(blob_id, _)| !cache.by_blob.contains_key(blob_id))
+            .copied()
+            .collect();
+        progress(Progress::Phase {
+            name: "signatures",
+            total: missing.len() as u64,
+        });
+        let universe = &cache.universe;
+        let built: Vec<(BlobId, BlobSignatures)> = pool.install(|| {
+            missing
                 .par_iter()
                 .map(|&(blob_id, location)| {
                     reader.declarations(&blob_id, location).map(|facts| {
                         let qualifier = Qualifier::new(universe, &facts);
-                        let classes =
-                            resolve::file_signatures(&qualifier, &facts, first_path[&blob_id]);
-                        (blob_id, (facts.package, classes))
+                        let file = first_path[&blob_id];
+                        let classes = resolve::file_signatures(&qualifier, &facts, file);
+                        let package = facts.package;
+                        (
+                            blob_id,
+                            BlobSignatures {
+                                package,
+                                classes,
+                                file,
+                            },
+                        )
                     })
                 })
-                .collect::<Result<HashMap<_, _>, _>>()
+                .collect::<Result<_, _>>()
         })?;
+        cache.by_blob.extend(built);
+        cache
+            .by_blob
+            .retain(|blob_id, _| first_path.contains_key(blob_id));
         let mut classes = Vec::new();
         let mut table_files = Vec::with_capacity(files.len());
         for (index, &(path, blob_id, _)) in files.iter().enumerate() {
-            let (package, declared) = &signatures[&blob_id];
-            table_files.push((path.to_string(), package.clone()));
+            let signatures = &cache.by_blob[&blob_id];
+            table_files.push((path.to_string(), signatures.package.clone()));
             let index = index as u32;
-            if first_path[&blob_id] == index {
-                classes.extend(declared.iter().cloned());
+            if signatures.file == index {
+                classes.extend(signatures.classes.iter().cloned());
             } else {
                 classes.extend(
-                    declared
+                    signatures
+                        .classes
                         .iter()
                         .map(|(sig, erased)| (resolve::declared_at(sig, index), erased.clone())),
                 );
             }
         }
-        drop(signatures);
         let table = SymbolTable::new(classes, Some(class_path), table_files);
-        progress(Progress::Advance(distinct.len() as u64));
+        progress(Progress::Advance(missing.len() as u64));
 
         // Qualified element records and resolved references, one unit per
         // distinct result. A blob resolves once, or once per source root
@@ -554,6 +617,7 @@ impl<'s> Indexer<'s> {
         for (index, key) in work_of_file {
             unit_of_file[index] = Some(unit_of[&key]);
         }
+        self.signatures = Some(cache);
         Ok(())
     }
 
@@ -687,6 +751,7 @@ struct ResolveInput<'a, 'f> {
     reader: &'a PackReader,
     jdk: &'a JdkTypes,
     files: &'a [(&'f str, BlobId, PackLocation)],
+    context_digest: [u8; 16],
 }
 
 /// The digest of a revision's resolution context: the libraries (JDK and
@@ -734,6 +799,34 @@ fn context_digest(
     digest.finish()
 }
 
+/// Removes the work-tree revisions of directory `root` other than
+/// `keep`. Their units stay: other revisions may share them.
+fn remove_other_worktrees(
+    tx: &rusqlite::Transaction,
+    keep: i64,
+    root: &str,
+) -> rusqlite::Result<()> {
+    let others: Vec<i64> = tx
+        .prepare_cached(
+            "SELECT id FROM revisions WHERE kind = 'worktree' AND root = ?1 AND id != ?2",
+        )?
+        .query_map(params![root, keep], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for &other in &others {
+        delete_manifest(tx, other)?;
+    }
+    let others = "SELECT id FROM revisions WHERE kind = 'worktree' AND root = ?1 AND id != ?2";
+    tx.execute(
+        &format!("DELETE FROM skipped_files WHERE revision_id IN ({others})"),
+        params![root, keep],
+    )?;
+    tx.execute(
+        "DELETE FROM revisions WHERE kind = 'worktree' AND root = ?1 AND id != ?2",
+        params![root, keep],
+    )?;
+    Ok(())
+}
+
 /// The newest indexed revision with this resolution context, as path →
 /// (blob, unit); empty when there is none.
 fn donor_units(
@@ -749,20 +842,12 @@ fn donor_units(
     let Some(donor) = donor else {
         return Ok(HashMap::new());
     };
-    let mut statement =
-        tx.prepare_cached("SELECT path, blob_id, unit_id FROM files WHERE revision_id = ?1")?;
-    let rows = statement.query_map(params![donor], |r| {
-        let blob: Vec<u8> = r.get(1)?;
-        let mut blob_id = [0u8; 20];
-        if blob.len() == 20 {
-            blob_id.copy_from_slice(&blob);
-        }
-        Ok((
-            r.get::<_, String>(0)?,
-            (BlobId(blob_id), r.get::<_, i64>(2)?),
-        ))
-    })?;
-    rows.collect()
+    // A damaged manifest only costs the sharing.
+    Ok(read_manifest(tx, donor)?
+        .unwrap_or_default()
+        .into_iter()
+        .map(|file| (file.path, (file.blob_id, file.unit_id)))
+        .collect())
 }
 
 /// Element ids that references and override links point at, interned in

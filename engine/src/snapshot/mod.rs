@@ -17,6 +17,7 @@ use crate::facts::{Element, ElementKind, FileFacts, NO_ORDINAL};
 use crate::records::ElementRecord;
 use crate::resolve::{FileResolution, ResolvedRef, StoredResolution};
 use crate::source::{BlobId, Source};
+use crate::store::manifest::{read_file, read_manifest};
 use crate::store::{PackLocation, PackReader, RevisionRow, Store};
 
 pub use graph::{CallersConfig, FoundElement, Implementation, RefHit};
@@ -141,17 +142,9 @@ impl<'s> Snapshot<'s> {
 
     /// Every file of the revision, sorted by path.
     pub fn files(&self) -> Result<Vec<FileEntry>, Error> {
-        let mut statement = self
-            .store
-            .db()
-            .prepare_cached(
-                "SELECT path, blob_id, unit_id FROM files WHERE revision_id = ?1 ORDER BY path",
-            )
-            .map_err(|e| self.db_error(e))?;
-        let rows = statement
-            .query_map(params![self.revision.id], file_entry)
-            .map_err(|e| self.db_error(e))?;
-        rows.collect::<Result<_, _>>().map_err(|e| self.db_error(e))
+        read_manifest(self.store.db(), self.revision.id)
+            .map_err(|e| self.db_error(e))?
+            .map_err(|_| self.bad_manifest())
     }
 
     /// The files of the revision whose content is `unit` (usually one; a
@@ -173,19 +166,23 @@ impl<'s> Snapshot<'s> {
 
     /// One file of the revision.
     pub fn file(&self, path: &str) -> Result<FileEntry, Error> {
-        self.store
-            .db()
-            .prepare_cached(
-                "SELECT path, blob_id, unit_id FROM files WHERE revision_id = ?1 AND path = ?2",
-            )
+        read_file(self.store.db(), self.revision.id, path)
             .map_err(|e| self.db_error(e))?
-            .query_row(params![self.revision.id, path], file_entry)
-            .optional()
-            .map_err(|e| self.db_error(e))?
+            .map_err(|_| self.bad_manifest())?
             .ok_or_else(|| Error::FileNotInRevision {
                 path: path.to_string(),
                 revision: self.revision.name.clone(),
             })
+    }
+
+    fn bad_manifest(&self) -> Error {
+        Error::Corrupt {
+            path: self.store.dir().to_path_buf(),
+            message: format!(
+                "the manifest of revision {} does not decode",
+                self.revision.name
+            ),
+        }
     }
 
     /// The facts of a file.
@@ -360,19 +357,6 @@ impl<'s> Snapshot<'s> {
             })
             .collect())
     }
-}
-
-fn file_entry(r: &rusqlite::Row) -> rusqlite::Result<FileEntry> {
-    let blob: Vec<u8> = r.get(1)?;
-    let mut id = [0u8; 20];
-    if blob.len() == 20 {
-        id.copy_from_slice(&blob);
-    }
-    Ok(FileEntry {
-        path: r.get(0)?,
-        blob_id: BlobId(id),
-        unit_id: r.get(2)?,
-    })
 }
 
 fn split_params(text: &str) -> Vec<String> {

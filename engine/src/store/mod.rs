@@ -5,6 +5,7 @@
 //! Writers take an exclusive lock on `write.lock`; readers never lock and
 //! see the last committed revision.
 
+pub(crate) mod manifest;
 mod pack;
 
 use std::fs::{File, OpenOptions};
@@ -19,7 +20,7 @@ use crate::error::Error;
 
 /// The store format this build reads and writes. Bump it whenever the
 /// schema or the archived facts change shape.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 
 const SCHEMA: &str = include_str!("schema.sql");
 const DB_FILE: &str = "refscope.sqlite";

@@ -56,13 +56,20 @@ CREATE TABLE IF NOT EXISTS revisions (
 
 CREATE INDEX IF NOT EXISTS revisions_by_context ON revisions (context_digest);
 
--- The path → blob manifest of each revision.
-CREATE TABLE IF NOT EXISTS files (
+-- The path → (blob, unit) manifest of each revision, by directory: the
+-- files directly in one directory are one chunk (see store/manifest.rs),
+-- stored once by content and shared by every revision that has them.
+CREATE TABLE IF NOT EXISTS manifest_chunks (
+    id      INTEGER PRIMARY KEY,
+    digest  BLOB NOT NULL UNIQUE,
+    entries BLOB NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS revision_dirs (
     revision_id INTEGER NOT NULL,
-    path        TEXT NOT NULL,
-    blob_id     BLOB NOT NULL,
-    unit_id     INTEGER NOT NULL,
-    PRIMARY KEY (revision_id, path)
+    dir         TEXT NOT NULL,
+    chunk_id    INTEGER NOT NULL,
+    PRIMARY KEY (revision_id, dir)
 ) WITHOUT ROWID;
 
 -- Files of a revision that were not indexed, with why.
