@@ -75,8 +75,8 @@ pub fn run(args: IndexArgs) -> Result<()> {
     let show_progress = std::io::stderr().is_terminal();
     let config = IndexConfig {
         jobs: args.jobs,
-        jdk: None,
         classpath,
+        ..IndexConfig::default()
     };
     let mut indexer = Indexer::new(&store, config);
     let n_revs = revs.len();
@@ -229,7 +229,7 @@ fn human_bytes(n: u64) -> String {
 
 /// The jar files named by `--classpath` values: `:`-separated entries, an
 /// entry `DIR/*` standing for every `.jar` in DIR (sorted by name).
-fn expand_classpath(values: &[String]) -> Result<Vec<PathBuf>> {
+pub(crate) fn expand_classpath(values: &[String]) -> Result<Vec<PathBuf>> {
     let mut jars = Vec::new();
     for entry in values.iter().flat_map(|v| v.split(':')) {
         if entry.is_empty() {
