@@ -135,16 +135,26 @@ fn a_body_edit_resolves_only_the_edited_file_and_moves_lines_elsewhere() {
     );
 }
 
+/// A class no other file of the tests uses, and that uses none of them.
+const CLOCK: &str = "package p;
+class Clock {
+    long now() {
+        return System.currentTimeMillis();
+    }
+}
+";
+
 #[test]
-fn a_signature_change_resolves_again_and_answers_as_from_scratch() {
+fn a_signature_change_resolves_the_files_that_see_it() {
     let repo = TestRepo::new();
     let first = repo.commit(
         &[
             ("src/p/Shop.java", SHOP),
             ("src/p/Stock.java", STOCK),
             ("src/p/Report.java", REPORT),
+            ("src/p/Clock.java", CLOCK),
         ],
-        "three files",
+        "four files",
     );
     let second = repo.commit(
         &[(
@@ -155,6 +165,15 @@ fn a_signature_change_resolves_again_and_answers_as_from_scratch() {
             ),
         )],
         "take returns long",
+    );
+    // A new class in the package: files that looked its name up (none
+    // here) and files it uses change; Clock does not.
+    let third = repo.commit(
+        &[(
+            "src/q/Audit.java",
+            "package q;\nclass Audit {\n    int check(p.Stock stock) { return stock.left(\"x\"); }\n}\n",
+        )],
+        "audit",
     );
     let store = tempfile::tempdir().unwrap();
     let store_arg = store.path().to_str().unwrap();
@@ -168,14 +187,22 @@ fn a_signature_change_resolves_again_and_answers_as_from_scratch() {
         &["index", "--rev", &second, "--store", store_arg],
     )
     .ok();
-    // FIXME: only the files that can see `Stock` (Shop, Report and Stock
-    // itself here, which is all of them) should be resolved again; today a
-    // signature change anywhere resolves every file.
+    // Stock itself, and Shop and Report, which look Stock up; not Clock.
     assert_eq!(parsed_and_resolved(&summary), (1, 3), "{summary}");
-    assert_eq!(
-        export(repo.path(), store.path(), &second),
-        export_from_scratch(repo.path(), &second)
-    );
+    let summary = run(
+        repo.path(),
+        &["index", "--rev", &third, "--store", store_arg],
+    )
+    .ok();
+    // Only the new file: nothing else looked up q.Audit.
+    assert_eq!(parsed_and_resolved(&summary), (1, 1), "{summary}");
+    for commit in [&first, &second, &third] {
+        assert_eq!(
+            export(repo.path(), store.path(), commit),
+            export_from_scratch(repo.path(), commit),
+            "commit {commit}"
+        );
+    }
 }
 
 #[test]

@@ -65,3 +65,15 @@ impl Digest128 {
         out
     }
 }
+
+/// Lets values with a derived `Hash` feed a digest (integers are written
+/// little-endian, whatever the platform).
+impl Hasher for Digest128 {
+    fn write(&mut self, bytes: &[u8]) {
+        Digest128::write(self, bytes);
+    }
+
+    fn finish(&self) -> u64 {
+        u64::from_le_bytes(Digest128::finish(self)[..8].try_into().expect("8 bytes"))
+    }
+}

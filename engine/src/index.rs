@@ -25,8 +25,8 @@ use crate::extract::extract;
 use crate::facts::FileFacts;
 use crate::jdk::{JdkOrigin, JdkTypes};
 use crate::names::{Qualifier, TypeUniverse, type_skeleton};
-use crate::records::{ElementRecord, element_records};
-use crate::resolve::{self, FileResolution, ResolvedRef, SymbolTable};
+use crate::records::ElementRecord;
+use crate::resolve::{self, ResolvedRef, SymbolTable, TrackedResolution};
 use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
 use crate::store::manifest::{delete_manifest, read_manifest, write_manifest};
 use crate::store::{PackLocation, PackReader, PackWriter, Store, encode_facts};
@@ -117,6 +117,8 @@ pub struct Indexer<'s> {
 /// resolved, valid for revisions with the same resolution context.
 struct SignatureCache {
     context_digest: [u8; 16],
+    /// The libraries, with the classes loaded from them so far.
+    class_path: std::sync::Arc<ClassPath>,
     universe: TypeUniverse,
     /// Per blob: its package, its class signatures, and the file index the
     /// signatures were built for.
@@ -328,19 +330,35 @@ impl<'s> Indexer<'s> {
         // A file whose content is unchanged since an indexed revision with
         // the same resolution context (libraries, paths and every file's
         // signature digest) resolves as it did there: it shares that unit.
-        let context_digest = context_digest(&jdk, &self.config.classpath, &files, &blobs);
-        let donor = donor_units(&tx, &context_digest).map_err(db_error)?;
-        let mut unit_of_file: Vec<Option<i64>> = files
-            .iter()
-            .map(|&(path, blob_id, _)| {
-                donor
-                    .get(path)
-                    .and_then(|&(donor_blob, unit)| (donor_blob == blob_id).then_some(unit))
-            })
-            .collect();
-        let n_resolved = unit_of_file.iter().filter(|unit| unit.is_none()).count() as u64;
-        if n_resolved > 0 {
-            self.resolve_files(
+        let library_digest = library_digest(&jdk, &self.config.classpath);
+        let context_digest = context_digest(&library_digest, &files, &blobs);
+        let unchanged_units = |donor: &HashMap<String, (BlobId, i64)>| -> Vec<Option<i64>> {
+            files
+                .iter()
+                .map(|&(path, blob_id, _)| {
+                    donor
+                        .get(path)
+                        .and_then(|&(donor_blob, unit)| (donor_blob == blob_id).then_some(unit))
+                })
+                .collect()
+        };
+        let same_context =
+            donor_units(&tx, Donor::SameContext, &context_digest).map_err(db_error)?;
+        let mut unit_of_file = unchanged_units(&same_context);
+        let mut n_resolved = 0;
+        if unit_of_file.iter().any(Option::is_none) {
+            // Some signature changed since any indexed revision: an
+            // unchanged file may still resolve as in the newest revision
+            // with the same libraries, which is checked name by name once
+            // the symbol table is built.
+            let candidates = if same_context.is_empty() {
+                let same_libraries =
+                    donor_units(&tx, Donor::SameLibraries, &library_digest).map_err(db_error)?;
+                unchanged_units(&same_libraries)
+            } else {
+                vec![None; files.len()]
+            };
+            n_resolved = self.resolve_files(
                 ResolveInput {
                     pool: &pool,
                     tx: &tx,
@@ -348,6 +366,7 @@ impl<'s> Indexer<'s> {
                     jdk: &jdk,
                     files: &files,
                     context_digest,
+                    candidates: &candidates,
                 },
                 &mut unit_of_file,
                 progress,
@@ -372,8 +391,8 @@ impl<'s> Indexer<'s> {
         };
         tx.execute(
             "INSERT INTO revisions (name, kind, branch, indexed_at, n_files, n_elements, n_ref_sites, \
-             n_skipped, n_syntax_errors, seconds, root, context_digest) \
-             VALUES (?1, ?2, ?3, ?4, 0, 0, 0, 0, 0, 0, ?5, ?6)",
+             n_skipped, n_syntax_errors, seconds, root, context_digest, library_digest) \
+             VALUES (?1, ?2, ?3, ?4, 0, 0, 0, 0, 0, 0, ?5, ?6, ?7)",
             params![
                 revision.name,
                 revision.kind.as_str(),
@@ -381,6 +400,7 @@ impl<'s> Indexer<'s> {
                 unix_now(),
                 source.root().to_string_lossy(),
                 &context_digest[..],
+                &library_digest[..],
             ],
         )
         .map_err(db_error)?;
@@ -454,7 +474,7 @@ impl<'s> Indexer<'s> {
         input: ResolveInput<'_, '_>,
         unit_of_file: &mut [Option<i64>],
         progress: &mut dyn FnMut(Progress),
-    ) -> Result<(), Error> {
+    ) -> Result<u64, Error> {
         let ResolveInput {
             pool,
             tx,
@@ -462,18 +482,19 @@ impl<'s> Indexer<'s> {
             jdk,
             files,
             context_digest,
+            candidates,
         } = input;
         let db_error = |e| Error::sqlite(&self.store.db_path(), e);
         let mut distinct: Vec<(BlobId, PackLocation)> =
             files.iter().map(|&(_, b, l)| (b, l)).collect();
         distinct.sort_unstable_by_key(|&(b, _)| b);
         distinct.dedup_by_key(|&mut (b, _)| b);
-        let class_path = ClassPath::new(jdk, &self.config.classpath)?;
         // The last revision's universe and signatures stay valid when every
         // signature is the same (only bodies changed).
         let mut cache = match self.signatures.take() {
             Some(cache) if cache.context_digest == context_digest => cache,
             _ => {
+                let class_path = std::sync::Arc::new(ClassPath::new(jdk, &self.config.classpath)?);
                 progress(Progress::Phase {
                     name: "names",
                     total: distinct.len() as u64,
@@ -498,6 +519,7 @@ impl<'s> Indexer<'s> {
                 progress(Progress::Advance(distinct.len() as u64));
                 SignatureCache {
                     context_digest,
+                    class_path,
                     universe,
                     by_blob: HashMap::new(),
                 }
@@ -563,8 +585,34 @@ impl<'s> Indexer<'s> {
                 );
             }
         }
-        let table = SymbolTable::new(classes, Some(class_path), table_files);
+        let table = SymbolTable::new(classes, Some(cache.class_path.clone()), table_files);
         progress(Progress::Advance(missing.len() as u64));
+        let table = &table;
+
+        // Unchanged files whose lookups all lead where they did keep their
+        // unit.
+        let checks: Vec<(usize, i64)> = (0..files.len())
+            .filter(|&index| unit_of_file[index].is_none())
+            .filter_map(|index| candidates[index].map(|unit| (index, unit)))
+            .collect();
+        if !checks.is_empty() {
+            let lookups =
+                load_lookups(tx, checks.iter().map(|&(_, unit)| unit)).map_err(db_error)?;
+            let kept: Vec<(usize, i64)> = pool.install(|| {
+                checks
+                    .par_iter()
+                    .filter(|&&(index, unit)| {
+                        lookups.get(&unit).is_some_and(|(names, digest)| {
+                            resolve::lookups_digest(table, universe, index as u32, names) == *digest
+                        })
+                    })
+                    .copied()
+                    .collect()
+            });
+            for (index, unit) in kept {
+                unit_of_file[index] = Some(unit);
+            }
+        }
 
         // Qualified element records and resolved references, one unit per
         // distinct result. A blob resolves once, or once per source root
@@ -591,8 +639,7 @@ impl<'s> Indexer<'s> {
             total: work.len() as u64,
         });
         let mut unit_of: HashMap<(BlobId, u32), i64> = HashMap::with_capacity(work.len());
-        let mut interned = Targets::default();
-        let table = &table;
+        let mut interned = Interned::default();
         produce_and_consume(
             pool,
             &work,
@@ -600,25 +647,24 @@ impl<'s> Indexer<'s> {
             |(), &(blob_id, location, file)| {
                 reader.facts(&blob_id, location).map(|facts| {
                     let qualifier = Qualifier::new(universe, &facts);
-                    let records = element_records(&facts, &qualifier);
-                    let refs = resolve::resolve_file(table, &qualifier, &facts, file);
-                    (blob_id, file, records, refs)
+                    let resolved = resolve::resolve_file_tracked(table, &qualifier, &facts, file);
+                    (blob_id, file, resolved)
                 })
             },
-            |records| {
-                let (blob_id, file, records, refs) = records?;
-                let unit =
-                    store_unit(tx, &blob_id, &records, &refs, &mut interned).map_err(db_error)?;
+            |resolved| {
+                let (blob_id, file, resolved) = resolved?;
+                let unit = store_unit(tx, &blob_id, &resolved, &mut interned).map_err(db_error)?;
                 unit_of.insert((blob_id, table.resolution_context(file)), unit);
                 progress(Progress::Advance(1));
                 Ok(())
             },
         )?;
+        let n_resolved = work_of_file.len() as u64;
         for (index, key) in work_of_file {
             unit_of_file[index] = Some(unit_of[&key]);
         }
         self.signatures = Some(cache);
-        Ok(())
+        Ok(n_resolved)
     }
 
     fn already_indexed(&self, revision: &Revision) -> Result<Option<IndexSummary>, Error> {
@@ -752,18 +798,15 @@ struct ResolveInput<'a, 'f> {
     jdk: &'a JdkTypes,
     files: &'a [(&'f str, BlobId, PackLocation)],
     context_digest: [u8; 16],
+    /// Per file, a unit of an earlier revision it resolves to if every
+    /// name it looked up there leads to the same thing now.
+    candidates: &'a [Option<i64>],
 }
 
-/// The digest of a revision's resolution context: the libraries (JDK and
-/// class path, by location, size and modification time) and every file's
-/// path and signature digest.
-fn context_digest(
-    jdk: &JdkTypes,
-    classpath: &[std::path::PathBuf],
-    files: &[(&str, BlobId, PackLocation)],
-    blobs: &HashMap<BlobId, BlobStats>,
-) -> [u8; 16] {
-    let mut digest = Digest128::new(b"resolution context");
+/// The digest of the libraries resolution reads: the JDK and the class
+/// path, by location, size and modification time.
+fn library_digest(jdk: &JdkTypes, classpath: &[std::path::PathBuf]) -> [u8; 16] {
+    let mut digest = Digest128::new(b"libraries");
     let mut library = |path: &std::path::Path| {
         digest.write_str(&path.to_string_lossy());
         if let Ok(meta) = std::fs::metadata(path) {
@@ -787,6 +830,18 @@ fn context_digest(
         library(jar);
     }
     digest.write_u32(jdk.binary_names.len() as u32);
+    digest.finish()
+}
+
+/// The digest of a revision's resolution context: its libraries and every
+/// file's path and signature digest.
+fn context_digest(
+    library_digest: &[u8; 16],
+    files: &[(&str, BlobId, PackLocation)],
+    blobs: &HashMap<BlobId, BlobStats>,
+) -> [u8; 16] {
+    let mut digest = Digest128::new(b"resolution context");
+    digest.write(library_digest);
     let mut sorted: Vec<(&str, &[u8; 16])> = files
         .iter()
         .map(|(path, blob_id, _)| (*path, &blobs[blob_id].signature_digest))
@@ -827,17 +882,33 @@ fn remove_other_worktrees(
     Ok(())
 }
 
-/// The newest indexed revision with this resolution context, as path →
-/// (blob, unit); empty when there is none.
+/// Which earlier revision a new one may share units with.
+#[derive(Clone, Copy)]
+enum Donor {
+    /// The newest with the same resolution context: an unchanged file
+    /// resolves as there, no questions asked.
+    SameContext,
+    /// The newest with the same libraries: an unchanged file resolves as
+    /// there if every name it looked up leads to the same thing.
+    SameLibraries,
+}
+
+/// The files of the newest indexed revision sharing `digest` (see
+/// [`Donor`]), as path → (blob, unit); empty when there is none.
 fn donor_units(
     tx: &rusqlite::Transaction,
-    context_digest: &[u8; 16],
+    donor: Donor,
+    digest: &[u8; 16],
 ) -> rusqlite::Result<HashMap<String, (BlobId, i64)>> {
+    let column = match donor {
+        Donor::SameContext => "context_digest",
+        Donor::SameLibraries => "library_digest",
+    };
     let donor: Option<i64> = tx
-        .prepare_cached(
-            "SELECT id FROM revisions WHERE context_digest = ?1 ORDER BY id DESC LIMIT 1",
-        )?
-        .query_row(params![&context_digest[..]], |r| r.get(0))
+        .prepare_cached(&format!(
+            "SELECT id FROM revisions WHERE {column} = ?1 ORDER BY id DESC LIMIT 1"
+        ))?
+        .query_row(params![&digest[..]], |r| r.get(0))
         .optional()?;
     let Some(donor) = donor else {
         return Ok(HashMap::new());
@@ -850,33 +921,89 @@ fn donor_units(
         .collect())
 }
 
-/// Element ids that references and override links point at, interned in
-/// the `targets` table so postings are pairs of integers.
+/// Strings interned in the store so that rows and lists hold integers:
+/// element ids that references and override links point at (`targets`),
+/// and names that resolutions looked up (`dep_names`).
 #[derive(Default)]
-struct Targets {
-    ids: HashMap<String, i64>,
+struct Interned {
+    targets: HashMap<String, i64>,
+    dep_names: HashMap<Box<str>, i64>,
 }
 
-impl Targets {
-    fn id(&mut self, tx: &rusqlite::Transaction, name: String) -> rusqlite::Result<i64> {
-        if let Some(&id) = self.ids.get(&name) {
+impl Interned {
+    fn target(&mut self, tx: &rusqlite::Transaction, name: String) -> rusqlite::Result<i64> {
+        if let Some(&id) = self.targets.get(&name) {
             return Ok(id);
         }
-        let known: Option<i64> = tx
-            .prepare_cached("SELECT id FROM targets WHERE name = ?1")?
-            .query_row(params![name], |r| r.get(0))
-            .optional()?;
-        let id = match known {
-            Some(id) => id,
-            None => {
-                tx.prepare_cached("INSERT INTO targets (name) VALUES (?1)")?
-                    .execute(params![name])?;
-                tx.last_insert_rowid()
-            }
-        };
-        self.ids.insert(name, id);
+        let id = intern(tx, "targets", &name)?;
+        self.targets.insert(name, id);
         Ok(id)
     }
+
+    fn dep_name(&mut self, tx: &rusqlite::Transaction, name: &str) -> rusqlite::Result<i64> {
+        if let Some(&id) = self.dep_names.get(name) {
+            return Ok(id);
+        }
+        let id = intern(tx, "dep_names", name)?;
+        self.dep_names.insert(name.into(), id);
+        Ok(id)
+    }
+}
+
+/// The id of `name` in `table` (`targets` or `dep_names`), added if new.
+fn intern(tx: &rusqlite::Transaction, table: &str, name: &str) -> rusqlite::Result<i64> {
+    let known: Option<i64> = tx
+        .prepare_cached(&format!("SELECT id FROM {table} WHERE name = ?1"))?
+        .query_row(params![name], |r| r.get(0))
+        .optional()?;
+    match known {
+        Some(id) => Ok(id),
+        None => {
+            tx.prepare_cached(&format!("INSERT INTO {table} (name) VALUES (?1)"))?
+                .execute(params![name])?;
+            Ok(tx.last_insert_rowid())
+        }
+    }
+}
+
+/// The names a unit's resolution looked up, in the order they were
+/// digested, and the digest of what they led to then.
+type UnitLookups = (Vec<String>, [u8; 16]);
+
+/// The names each of `units` looked up (in the order they were digested)
+/// and the digest of what they led to then.
+fn load_lookups(
+    tx: &rusqlite::Transaction,
+    units: impl Iterator<Item = i64>,
+) -> rusqlite::Result<HashMap<i64, UnitLookups>> {
+    let mut names: HashMap<i64, String> = HashMap::new();
+    let mut out = HashMap::new();
+    let mut unit_lookups =
+        tx.prepare_cached("SELECT deps, deps_digest FROM units WHERE id = ?1")?;
+    let mut name_of = tx.prepare_cached("SELECT name FROM dep_names WHERE id = ?1")?;
+    for unit in units {
+        if out.contains_key(&unit) {
+            continue;
+        }
+        let (ids, digest): (Vec<u8>, Vec<u8>) =
+            unit_lookups.query_row(params![unit], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let Ok(digest) = <[u8; 16]>::try_from(digest.as_slice()) else {
+            continue;
+        };
+        let mut unit_names = Vec::with_capacity(ids.len() / 4);
+        for id in ids.chunks_exact(4) {
+            let id = i64::from(u32::from_le_bytes(id.try_into().expect("4 bytes")));
+            let name = match names.entry(id) {
+                std::collections::hash_map::Entry::Occupied(known) => known.into_mut(),
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(name_of.query_row(params![id], |r| r.get(0))?)
+                }
+            };
+            unit_names.push(name.clone());
+        }
+        out.insert(unit, (unit_names, digest));
+    }
+    Ok(out)
 }
 
 /// Stores a blob's records as a unit, or finds the identical unit stored
@@ -884,22 +1011,41 @@ impl Targets {
 fn store_unit(
     tx: &rusqlite::Transaction,
     blob_id: &BlobId,
-    records: &[ElementRecord],
-    resolution: &FileResolution,
-    interned: &mut Targets,
+    resolved: &TrackedResolution,
+    interned: &mut Interned,
 ) -> rusqlite::Result<i64> {
+    let records = &resolved.records;
+    let resolution = &resolved.resolution;
     let refs_bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&resolution.to_stored())
         .expect("resolutions serialize");
-    let digest = unit_digest(blob_id, records, &refs_bytes);
+    let digest = unit_digest(blob_id, records, &refs_bytes, &resolved.deps);
     let existing: Option<i64> = tx
         .prepare_cached("SELECT id FROM units WHERE digest = ?1")?
         .query_row(params![&digest.0[..]], |r| r.get(0))
         .optional()?;
     if let Some(id) = existing {
+        // The same names looked up led to the same unit under other
+        // signatures. Either digest proves the unit right for a revision
+        // matching it; the newest one is what the next revision, whose
+        // donor is the newest, most likely matches.
+        tx.prepare_cached("UPDATE units SET deps_digest = ?2 WHERE id = ?1")?
+            .execute(params![id, &resolved.deps_digest[..]])?;
         return Ok(id);
     }
-    tx.prepare_cached("INSERT INTO units (blob_id, digest, refs) VALUES (?1, ?2, ?3)")?
-        .execute(params![&blob_id.0[..], &digest.0[..], &refs_bytes[..]])?;
+    let mut deps = Vec::with_capacity(resolved.deps.len() * 4);
+    for name in &resolved.deps {
+        deps.extend_from_slice(&(interned.dep_name(tx, name)? as u32).to_le_bytes());
+    }
+    tx.prepare_cached(
+        "INSERT INTO units (blob_id, digest, refs, deps, deps_digest) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![
+        &blob_id.0[..],
+        &digest.0[..],
+        &refs_bytes[..],
+        deps,
+        &resolved.deps_digest[..]
+    ])?;
     let unit = tx.last_insert_rowid();
     let mut posting = tx.prepare_cached(
         "INSERT OR IGNORE INTO ref_postings (target_id, unit_id) VALUES (?1, ?2)",
@@ -912,7 +1058,7 @@ fn store_unit(
     targets.sort_unstable();
     targets.dedup();
     for target in targets {
-        let id = interned.id(tx, target)?;
+        let id = interned.target(tx, target)?;
         posting.execute(params![id, unit])?;
     }
     let mut overriding = tx.prepare_cached(
@@ -920,7 +1066,7 @@ fn store_unit(
     )?;
     for o in &resolution.overrides {
         for target in &o.targets {
-            let id = interned.id(tx, target.clone())?;
+            let id = interned.target(tx, target.clone())?;
             overriding.execute(params![id, unit, o.element])?;
         }
     }
@@ -949,13 +1095,21 @@ fn store_unit(
     Ok(unit)
 }
 
-/// A digest of a unit's content: the blob, its qualified names and its
-/// resolution (SHA-1 over the serialized references cost more than storing
-/// them).
-fn unit_digest(blob_id: &BlobId, records: &[ElementRecord], refs: &[u8]) -> BlobId {
+/// A digest of a unit's content: the blob, its qualified names, its
+/// resolution and the names it looked up (SHA-1 over the serialized
+/// references cost more than storing them).
+fn unit_digest(
+    blob_id: &BlobId,
+    records: &[ElementRecord],
+    refs: &[u8],
+    deps: &[Box<str>],
+) -> BlobId {
     let mut digest = Digest128::new(b"unit");
     digest.write(&blob_id.0);
     digest.write(refs);
+    for name in deps {
+        digest.write_str(name);
+    }
     for r in records {
         digest.write_str(&r.element_id);
         digest.write_str(r.owner.as_deref().unwrap_or(""));

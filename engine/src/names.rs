@@ -153,7 +153,13 @@ impl TypeUniverse {
 
     /// The type with this canonical name.
     pub fn get(&self, canonical: &str) -> Option<&TypeInfo> {
+        crate::resolve::deps::record(canonical);
         self.types.get(canonical)
+    }
+
+    /// Whether a type has this canonical name.
+    fn contains(&self, canonical: &str) -> bool {
+        self.get(canonical).is_some()
     }
 
     /// Number of known types.
@@ -181,13 +187,13 @@ impl TypeUniverse {
                 continue;
             }
             let candidate = format!("{current}.{name}");
-            if self.types.contains_key(&candidate) {
+            if self.contains(&candidate) {
                 return Some(candidate);
             }
             if !follow_inheritance || depth >= MAX_INHERITANCE_DEPTH {
                 continue;
             }
-            if let Some(info) = self.types.get(&current) {
+            if let Some(info) = self.get(&current) {
                 // Depth-first in declaration order: superclass first.
                 for supertype in info.supertypes.iter().rev() {
                     queue.push((supertype.clone(), depth + 1));
@@ -346,7 +352,7 @@ impl<'a> Qualifier<'a> {
         let all: Vec<&str> = std::iter::once(first).chain(rest.iter().copied()).collect();
         for split in (1..all.len()).rev() {
             let prefix = all[..=split].join(".");
-            if self.universe.types.contains_key(&prefix) {
+            if self.universe.contains(&prefix) {
                 let mut current = prefix;
                 for segment in &all[split + 1..] {
                     current = self
@@ -393,7 +399,7 @@ impl<'a> Qualifier<'a> {
             if simple != name {
                 continue;
             }
-            if !import.is_static || self.universe.types.contains_key(&import.path) {
+            if !import.is_static || self.universe.contains(&import.path) {
                 return Some(import.path.clone());
             }
         }
@@ -402,13 +408,13 @@ impl<'a> Qualifier<'a> {
             Some(package) => format!("{package}.{name}"),
             None => name.to_string(),
         };
-        if self.universe.types.contains_key(&in_package) {
+        if self.universe.contains(&in_package) {
             return Some(in_package);
         }
         // 4. On-demand imports, of packages and of member types.
         for import in imports.iter().filter(|i| i.on_demand) {
             let candidate = format!("{}.{name}", import.path);
-            if self.universe.types.contains_key(&candidate) {
+            if self.universe.contains(&candidate) {
                 return Some(candidate);
             }
             if let Some(found) = self.universe.member_type(&import.path, name, inherit) {
@@ -417,7 +423,7 @@ impl<'a> Qualifier<'a> {
         }
         // 5. `java.lang`.
         let lang = format!("java.lang.{name}");
-        if self.universe.types.contains_key(&lang) {
+        if self.universe.contains(&lang) {
             return Some(lang);
         }
         None
@@ -437,7 +443,7 @@ impl<'a> Qualifier<'a> {
         }
         match canonical_name(self.facts, index) {
             Some(canonical) => {
-                let info = self.universe.types.get(&canonical)?;
+                let info = self.universe.get(&canonical)?;
                 info.supertypes
                     .iter()
                     .find_map(|s| self.universe.member_type(s, name, true))

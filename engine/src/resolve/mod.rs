@@ -10,6 +10,7 @@
 //! A file's resolution depends on its own facts and the signatures it can
 //! see, so files resolve independently and in parallel.
 
+pub(crate) mod deps;
 mod file;
 mod sig;
 mod table;
@@ -306,6 +307,58 @@ impl StoredResolution {
             overrides: self.overrides.clone(),
         }
     }
+}
+
+/// A file's qualified records and resolution, with the names they looked
+/// up (see [`deps`]) and the digest of what those names led to.
+pub struct TrackedResolution {
+    /// The element records, by element index.
+    pub records: Vec<crate::records::ElementRecord>,
+    /// References and override links.
+    pub resolution: FileResolution,
+    /// Every class key and type name looked up, sorted.
+    pub deps: Vec<Box<str>>,
+    /// [`lookups_digest`] of `deps` in the revision resolved.
+    pub deps_digest: [u8; 16],
+}
+
+/// Qualifies and resolves file `file`, recording what it looked up.
+pub fn resolve_file_tracked(
+    table: &SymbolTable,
+    qualifier: &Qualifier,
+    facts: &FileFacts,
+    file: u32,
+) -> TrackedResolution {
+    let recording = deps::Recording::start();
+    let records = crate::records::element_records(facts, qualifier);
+    let resolution = resolve_file(table, qualifier, facts, file);
+    let deps = recording.finish();
+    let deps_digest = lookups_digest(table, qualifier.universe(), file, &deps);
+    TrackedResolution {
+        records,
+        resolution,
+        deps,
+        deps_digest,
+    }
+}
+
+/// A digest of what each of `names` leads to for file `file` in the
+/// revision of `table` and `universe`: equal digests in two revisions mean
+/// the file, unchanged, resolves alike in both.
+pub fn lookups_digest(
+    table: &SymbolTable,
+    universe: &crate::names::TypeUniverse,
+    file: u32,
+    names: &[impl AsRef<str>],
+) -> [u8; 16] {
+    let _resolving = table::ResolvingFile::enter(file);
+    let mut digest = crate::digest::Digest128::new(b"lookups");
+    for name in names {
+        let name = name.as_ref();
+        digest.write_str(name);
+        digest.write(&table.lookup_digest(name, universe));
+    }
+    digest.finish()
 }
 
 /// Resolves every reference site of file `file` (its index in the table's

@@ -7,10 +7,17 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::ty::{Found, Ty};
+use crate::digest::Digest128;
 
 /// Method lookups by (source root of the asking file when the revision
 /// has duplicated classes, else 0; type; name).
-pub(crate) type MethodMemo = std::sync::RwLock<HashMap<(u32, Ty, Arc<str>), Arc<Vec<Found>>>>;
+/// [`SymbolTable::lookup_digest`] answers by (memo partition, name).
+type LookupMemo = std::sync::RwLock<HashMap<(u32, Box<str>), [u8; 16]>>;
+
+/// Each answer keeps the names its computation looked up (see
+/// [`super::deps`]), replayed when a file takes the answer from the memo.
+pub(crate) type MethodMemo =
+    std::sync::RwLock<HashMap<(u32, Ty, Arc<str>), (Arc<Vec<Found>>, Arc<[Box<str>]>)>>;
 
 use crate::symbols::classfile::ClassPath;
 use crate::symbols::{ClassKind, ClassSig, TypeSig};
@@ -35,10 +42,12 @@ impl ClassEntry {
 /// Source classes by key, plus the library class path.
 pub struct SymbolTable {
     source: HashMap<Arc<str>, Arc<ClassEntry>>,
-    library: Option<ClassPath>,
+    library: Option<Arc<ClassPath>>,
     cache: std::sync::RwLock<HashMap<Arc<str>, Option<Arc<ClassEntry>>>>,
     /// Results of method lookups, shared by every file of the revision.
     pub(crate) method_memo: MethodMemo,
+    /// [`Self::lookup_digest`] by (memo partition, name).
+    lookup_memo: LookupMemo,
     /// Paths of the revision's files, by file index.
     pub paths: Vec<String>,
     /// Source root of each file (an interned id).
@@ -86,7 +95,7 @@ impl SymbolTable {
     /// classes' declarations index.
     pub fn new(
         classes: Vec<(ClassSig, Vec<Vec<Arc<str>>>)>,
-        library: Option<ClassPath>,
+        library: Option<Arc<ClassPath>>,
         files: Vec<(String, Option<String>)>,
     ) -> Self {
         let mut root_ids: HashMap<String, u32> = HashMap::default();
@@ -133,6 +142,7 @@ impl SymbolTable {
             library,
             cache: Default::default(),
             method_memo: Default::default(),
+            lookup_memo: Default::default(),
             paths,
             roots,
             duplicates,
@@ -166,6 +176,7 @@ impl SymbolTable {
     /// The class with this key (canonical name, or binary name for local
     /// and anonymous classes).
     pub fn get(&self, name: &str) -> Option<Arc<ClassEntry>> {
+        super::deps::record(name);
         if let Some(entry) = self.source.get(name) {
             if !self.duplicates.is_empty()
                 && let Some(copies) = self.duplicates.get(name)
@@ -239,6 +250,86 @@ impl SymbolTable {
         }
         let file = CURRENT_FILE.with(Cell::get);
         self.roots.get(file as usize).map_or(0, |r| r + 1)
+    }
+
+    /// A digest of what looking up `name` leads to for the file being
+    /// resolved on this thread: the signature of a source class (members,
+    /// types, supertypes, where it is declared — by path and signature
+    /// ordinal, not by line), a library class, or nothing; and whether the
+    /// type universe knows the name. Two revisions with equal digests for
+    /// every name a file looked up resolve that file alike.
+    pub(crate) fn lookup_digest(
+        &self,
+        name: &str,
+        universe: &crate::names::TypeUniverse,
+    ) -> [u8; 16] {
+        let key = (self.memo_partition(), Box::<str>::from(name));
+        if let Some(&known) = self.lookup_memo.read().expect("memo lock").get(&key) {
+            return known;
+        }
+        let mut digest = Digest128::new(b"lookup");
+        digest.write_u32(u32::from(universe.get(name).is_some()));
+        match self.get(name) {
+            Some(entry) if entry.is_source() => {
+                digest.write_u32(1);
+                self.write_class(&mut digest, &entry);
+            }
+            Some(_) => digest.write_u32(2),
+            None => digest.write_u32(3),
+        }
+        let digest = digest.finish();
+        self.lookup_memo
+            .write()
+            .expect("memo lock")
+            .insert(key, digest);
+        digest
+    }
+
+    fn write_class(&self, digest: &mut Digest128, entry: &ClassEntry) {
+        use std::hash::Hash;
+        let sig = &entry.sig;
+        let write_decl =
+            |digest: &mut Digest128, decl: &Option<crate::symbols::SourceDecl>| match decl {
+                Some(d) => {
+                    digest.write_str(self.paths.get(d.file as usize).map_or("", String::as_str));
+                    digest.write_u32(d.ordinal);
+                }
+                None => digest.write_u32(u32::MAX),
+            };
+        let write_type_params =
+            |digest: &mut Digest128, params: &[crate::symbols::TypeParamSig]| {
+                digest.write_u32(params.len() as u32);
+                for p in params {
+                    digest.write_str(&p.name);
+                    p.bounds.hash(digest);
+                }
+            };
+        digest.write_str(&sig.name);
+        digest.write_str(&sig.binary_name);
+        sig.kind.hash(digest);
+        digest.write_u32(u32::from(sig.flags));
+        write_type_params(digest, &sig.type_params);
+        write_type_params(digest, &sig.outer_type_params);
+        sig.superclass.hash(digest);
+        sig.interfaces.hash(digest);
+        digest.write_u32(sig.methods.len() as u32);
+        for m in &sig.methods {
+            digest.write_str(&m.name);
+            digest.write_u32(u32::from(m.flags));
+            write_type_params(digest, &m.type_params);
+            m.params.hash(digest);
+            m.ret.hash(digest);
+            write_decl(digest, &m.decl);
+        }
+        digest.write_u32(sig.fields.len() as u32);
+        for f in &sig.fields {
+            digest.write_str(&f.name);
+            digest.write_u32(u32::from(f.flags));
+            f.ty.hash(digest);
+            write_decl(digest, &f.decl);
+        }
+        write_decl(digest, &sig.decl);
+        entry.erased_params.hash(digest);
     }
 
     /// Number of source classes.

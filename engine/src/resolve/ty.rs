@@ -264,14 +264,19 @@ impl SymbolTable {
     /// the whole revision.
     pub(crate) fn methods_named(&self, ty: &Ty, name: &str) -> Arc<Vec<Found>> {
         let key = (self.memo_partition(), ty.clone(), Arc::<str>::from(name));
-        if let Some(found) = self.method_memo.read().expect("memo lock").get(&key) {
+        if let Some((found, names)) = self.method_memo.read().expect("memo lock").get(&key) {
+            for name in names.iter() {
+                super::deps::record(name);
+            }
             return found.clone();
         }
+        let recording = super::deps::Recording::start();
         let found = Arc::new(self.compute_methods_named(ty, name));
+        let names: Arc<[Box<str>]> = recording.finish().into();
         self.method_memo
             .write()
             .expect("memo lock")
-            .insert(key, found.clone());
+            .insert(key, (found.clone(), names));
         found
     }
 

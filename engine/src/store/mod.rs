@@ -20,7 +20,7 @@ use crate::error::Error;
 
 /// The store format this build reads and writes. Bump it whenever the
 /// schema or the archived facts change shape.
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 
 const SCHEMA: &str = include_str!("schema.sql");
 const DB_FILE: &str = "refscope.sqlite";

@@ -29,7 +29,18 @@ CREATE TABLE IF NOT EXISTS units (
     digest  BLOB NOT NULL UNIQUE,
     -- The blob's resolved references and override links (rkyv archive of
     -- StoredResolution).
-    refs    BLOB NOT NULL
+    refs    BLOB NOT NULL,
+    -- The names its resolution looked up (dep_names ids, u32 little-endian,
+    -- in name order) and the digest of what they led to (see
+    -- resolve::lookups_digest): a later revision in which they lead to the
+    -- same things resolves the blob to this unit.
+    deps        BLOB NOT NULL,
+    deps_digest BLOB NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS dep_names (
+    id   INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
 );
 
 CREATE TABLE IF NOT EXISTS revisions (
@@ -51,7 +62,9 @@ CREATE TABLE IF NOT EXISTS revisions (
     -- content: the libraries and every file's path and signature digest.
     -- Two revisions with equal digests resolve an unchanged file the same
     -- way, so the later one shares the earlier one's unit.
-    context_digest BLOB NOT NULL
+    context_digest BLOB NOT NULL,
+    -- Digest of the libraries alone (JDK, class path).
+    library_digest BLOB NOT NULL
 );
 
 CREATE INDEX IF NOT EXISTS revisions_by_context ON revisions (context_digest);
