@@ -352,6 +352,16 @@ impl Snapshot<'_> {
 }
 
 impl Snapshot<'_> {
+    /// What the declarations of `id` directly override (a method) or
+    /// extend and implement (a type), as recorded by resolution; library
+    /// elements have none recorded.
+    pub fn direct_supers(&self, id: &str) -> Result<Vec<String>, Error> {
+        let mut supers = Walk::new(self).direct_supers(id)?;
+        let mut seen = HashSet::new();
+        supers.retain(|s| seen.insert(s.clone()));
+        Ok(supers)
+    }
+
     /// The declarations of `id` in the revision, as `(file, element
     /// index)`, sorted by path.
     pub fn declarations_of(&self, id: &str) -> Result<Vec<(FileEntry, u32)>, Error> {

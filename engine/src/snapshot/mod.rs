@@ -7,6 +7,7 @@
 
 mod diff;
 mod graph;
+mod structure;
 
 use std::cell::OnceCell;
 use std::collections::HashMap;
@@ -22,6 +23,7 @@ use crate::store::{PackLocation, PackReader, RevisionRow, Store};
 
 pub use diff::{ChangeKind, Diff, DiffConfig, ElementChange};
 pub use graph::{CallersConfig, FoundElement, Implementation, RefHit};
+pub use structure::{ElementSearch, glob_matches, id_matches, package_of};
 
 /// How far back HEAD's history is searched for an indexed commit.
 const HISTORY_SEARCH_LIMIT: usize = 100_000;
