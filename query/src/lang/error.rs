@@ -107,9 +107,9 @@ pub fn one_of(words: &[String]) -> String {
 }
 
 /// The known word nearest to `word` by edit distance, when at most a third
-/// of its length (and at least 1, at most 3) edits away.
+/// of its length, rounded up (and at least 1, at most 3), edits away.
 pub fn nearest_word<'k>(word: &str, known: impl IntoIterator<Item = &'k str>) -> Option<&'k str> {
-    let limit = (word.chars().count() / 3).clamp(1, 3);
+    let limit = word.chars().count().div_ceil(3).clamp(1, 3);
     known
         .into_iter()
         .filter(|k| *k != word)
