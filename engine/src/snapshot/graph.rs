@@ -248,13 +248,25 @@ impl Snapshot<'_> {
     /// local classes in a method; every member of a type), in source
     /// order. Unresolved sites are included.
     pub fn callees(&self, element: &ElementView) -> Result<Vec<RefHit>, Error> {
+        let mut each = self.callees_of_each(std::slice::from_ref(element))?;
+        Ok(each.pop().unwrap_or_default())
+    }
+
+    /// [`Self::callees`] of several elements, in the order given; a file
+    /// holding several of them is read once.
+    pub fn callees_of_each(&self, elements: &[ElementView]) -> Result<Vec<Vec<RefHit>>, Error> {
         let mut walk = Walk::new(self);
-        let file = self.file(&element.path)?;
-        let loaded = walk.load(&file)?;
-        let idx = element.record.idx;
-        Ok(sorted_hits(loaded.hits_where(|site| {
-            site.enclosing != NO_ELEMENT && loaded.facts.ancestry(site.enclosing).any(|a| a == idx)
-        })))
+        let mut out = Vec::with_capacity(elements.len());
+        for element in elements {
+            let file = self.file(&element.path)?;
+            let loaded = walk.load(&file)?;
+            let idx = element.record.idx;
+            out.push(sorted_hits(loaded.hits_where(|site| {
+                site.enclosing != NO_ELEMENT
+                    && loaded.facts.ancestry(site.enclosing).any(|a| a == idx)
+            })));
+        }
+        Ok(out)
     }
 
     /// The references made on lines `start..=end` of a file, in source

@@ -416,18 +416,14 @@ impl<'s> Evaluator<'s> {
         while level < depth && !frontier.is_empty() {
             level += 1;
             let mut next = Vec::new();
-            for row in frontier {
-                if !expanded.insert(row.id.clone()) {
-                    continue;
+            frontier.retain(|row| expanded.insert(row.id.clone()));
+            for mut reached in self.step_all(snapshot, &frontier, relation, direct)? {
+                if let Some(edge) = &mut reached.edge {
+                    edge.depth = level;
                 }
-                for mut reached in self.step(snapshot, &row, relation, direct)? {
-                    if let Some(edge) = &mut reached.edge {
-                        edge.depth = level;
-                    }
-                    if seen.insert(reached.id.clone()) {
-                        out.push(reached.clone());
-                        next.push(reached);
-                    }
+                if seen.insert(reached.id.clone()) {
+                    out.push(reached.clone());
+                    next.push(reached);
                 }
             }
             frontier = next;
@@ -435,7 +431,52 @@ impl<'s> Evaluator<'s> {
         Ok(out)
     }
 
-    /// One step of a relation from one element.
+    /// One step of a relation from each of `rows`, in order. Callees of
+    /// elements in one file read the file once.
+    fn step_all(
+        &self,
+        snapshot: &Snapshot<'s>,
+        rows: &[Row],
+        relation: Relation,
+        direct: bool,
+    ) -> Result<Vec<Row>, Error> {
+        if relation != Relation::Callees {
+            let mut out = Vec::new();
+            for row in rows {
+                out.extend(self.step(snapshot, row, relation, direct)?);
+            }
+            return Ok(out);
+        }
+        let declared: Vec<&Row> = rows.iter().filter(|row| row.view.is_some()).collect();
+        let views: Vec<ElementView> = declared.iter().filter_map(|row| row.view.clone()).collect();
+        let mut out = Vec::new();
+        for (row, hits) in declared.iter().zip(snapshot.callees_of_each(&views)?) {
+            for hit in hits {
+                let Some(target) = hit.target.clone() else {
+                    continue;
+                };
+                let view = match &hit.decl_file {
+                    Some(file) => self.view_in_file(snapshot, file, &target)?,
+                    None => None,
+                };
+                out.push(Row {
+                    id: target,
+                    view,
+                    edge: Some(Edge {
+                        relation,
+                        from: row.id.clone(),
+                        depth: 1,
+                        site: Some(site_of(&hit)),
+                    }),
+                    change: None,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// One step of a relation from one element (callees go through
+    /// [`Self::step_all`]).
     fn step(
         &self,
         snapshot: &Snapshot<'s>,
@@ -474,28 +515,6 @@ impl<'s> Evaluator<'s> {
                     out.push(Row {
                         id: caller,
                         view,
-                        edge: Some(edge(Some(site_of(&hit)))),
-                        change: None,
-                    });
-                }
-                Ok(out)
-            }
-            Relation::Callees => {
-                let Some(view) = &row.view else {
-                    return Ok(Vec::new());
-                };
-                let mut out = Vec::new();
-                for hit in snapshot.callees(view)? {
-                    let Some(target) = hit.target.clone() else {
-                        continue;
-                    };
-                    let declared = match &hit.decl_file {
-                        Some(file) => self.view_in_file(snapshot, file, &target)?,
-                        None => None,
-                    };
-                    out.push(Row {
-                        id: target,
-                        view: declared,
                         edge: Some(edge(Some(site_of(&hit)))),
                         change: None,
                     });
@@ -558,6 +577,9 @@ impl<'s> Evaluator<'s> {
                     })
                     .into_iter()
                     .collect())
+            }
+            Relation::Callees => {
+                self.step_all(snapshot, std::slice::from_ref(row), relation, direct)
             }
             Relation::Impls | Relation::Subtypes => unreachable!("walked by implementations()"),
         }
