@@ -7,6 +7,7 @@ mod at;
 mod graph;
 mod index;
 mod location;
+mod query;
 mod revisions;
 mod watch;
 
@@ -78,6 +79,11 @@ enum Command {
         after_help = "Examples:\n  refscope refs com.acme.Shop#items\n  refscope refs com.acme.Shop --json\n  refscope refs src/main/java/com/acme/Shop.java:12"
     )]
     Refs(graph::ElementArgs),
+    /// Ask anything the index knows in the refscope query language.
+    #[command(
+        after_help = "Examples:\n  refscope query 'com.acme.Shop#order | callers depth 2 | where kind = method'\n  refscope query --format json 'src/main/java/com/acme/Shop.java:42 | callees'\n  refscope query 'changed v1.0..HEAD | where change = body_changed'\n  printf '%s\\n' 'com.acme.Shop | members' 'methods \"get*\" | count' | refscope query -\n\nThe language (selectors, relations, where, set operations, at, changed) is\ndescribed in the README."
+    )]
+    Query(query::QueryArgs),
     /// List the indexed revisions of a store.
     #[command(
         after_help = "Examples:\n  refscope revisions\n  refscope revisions --store /tmp/store"
@@ -107,6 +113,7 @@ fn main() -> ExitCode {
         Command::Callees(args) => graph::run_callees(args),
         Command::Impls(args) => graph::run_impls(args),
         Command::Refs(args) => graph::run_refs(args),
+        Command::Query(args) => query::run_query(args),
         Command::Revisions(args) => revisions::run(args),
         Command::Watch(args) => watch::run(args),
     };

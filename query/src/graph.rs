@@ -260,7 +260,7 @@ const MAX_ALIGNED_WIDTH: usize = 80;
 /// Rows as lines of columns padded to the widest cell (up to
 /// [`MAX_ALIGNED_WIDTH`]), at least two spaces apart, without trailing
 /// blanks.
-fn table(rows: Vec<Vec<String>>) -> String {
+pub(crate) fn table(rows: Vec<Vec<String>>) -> String {
     let n_columns = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..n_columns)
         .map(|c| {

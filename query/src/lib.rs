@@ -17,4 +17,5 @@
 
 pub mod export;
 pub mod graph;
+pub mod lang;
 pub mod render;

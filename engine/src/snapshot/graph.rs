@@ -248,13 +248,25 @@ impl Snapshot<'_> {
     /// local classes in a method; every member of a type), in source
     /// order. Unresolved sites are included.
     pub fn callees(&self, element: &ElementView) -> Result<Vec<RefHit>, Error> {
+        let mut each = self.callees_of_each(std::slice::from_ref(element))?;
+        Ok(each.pop().unwrap_or_default())
+    }
+
+    /// [`Self::callees`] of several elements, in the order given; a file
+    /// holding several of them is read once.
+    pub fn callees_of_each(&self, elements: &[ElementView]) -> Result<Vec<Vec<RefHit>>, Error> {
         let mut walk = Walk::new(self);
-        let file = self.file(&element.path)?;
-        let loaded = walk.load(&file)?;
-        let idx = element.record.idx;
-        Ok(sorted_hits(loaded.hits_where(|site| {
-            site.enclosing != NO_ELEMENT && loaded.facts.ancestry(site.enclosing).any(|a| a == idx)
-        })))
+        let mut out = Vec::with_capacity(elements.len());
+        for element in elements {
+            let file = self.file(&element.path)?;
+            let loaded = walk.load(&file)?;
+            let idx = element.record.idx;
+            out.push(sorted_hits(loaded.hits_where(|site| {
+                site.enclosing != NO_ELEMENT
+                    && loaded.facts.ancestry(site.enclosing).any(|a| a == idx)
+            })));
+        }
+        Ok(out)
     }
 
     /// The references made on lines `start..=end` of a file, in source
@@ -348,6 +360,41 @@ impl Snapshot<'_> {
             }
         }
         Ok(sorted_hits(hits))
+    }
+}
+
+impl Snapshot<'_> {
+    /// What the declarations of `id` directly override (a method) or
+    /// extend and implement (a type), as recorded by resolution; library
+    /// elements have none recorded.
+    pub fn direct_supers(&self, id: &str) -> Result<Vec<String>, Error> {
+        let mut supers = Walk::new(self).direct_supers(id)?;
+        let mut seen = HashSet::new();
+        supers.retain(|s| seen.insert(s.clone()));
+        Ok(supers)
+    }
+
+    /// The declarations of `id` in the revision, as `(file, element
+    /// index)`, sorted by path.
+    pub fn declarations_of(&self, id: &str) -> Result<Vec<(FileEntry, u32)>, Error> {
+        let mut statement = self
+            .store
+            .db()
+            .prepare_cached("SELECT unit_id, idx FROM elements WHERE element_id = ?1")
+            .map_err(|e| self.db_error(e))?;
+        let rows: Vec<(i64, u32)> = statement
+            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(|e| self.db_error(e))?
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.db_error(e))?;
+        let mut out = Vec::new();
+        for (unit, idx) in rows {
+            for file in self.files_of_unit(unit)? {
+                out.push((file.clone(), idx));
+            }
+        }
+        out.sort_by(|a, b| a.0.path.cmp(&b.0.path));
+        Ok(out)
     }
 }
 
@@ -550,28 +597,8 @@ impl<'a, 's> Walk<'a, 's> {
         Ok(kept)
     }
 
-    /// The declarations of `id` in the revision, as `(file, element
-    /// index)`, sorted by path.
     fn declarations(&self, id: &str) -> Result<Vec<(FileEntry, u32)>, Error> {
-        let mut statement = self
-            .snapshot
-            .store
-            .db()
-            .prepare_cached("SELECT unit_id, idx FROM elements WHERE element_id = ?1")
-            .map_err(|e| self.db_error(e))?;
-        let rows: Vec<(i64, u32)> = statement
-            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(|e| self.db_error(e))?
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.db_error(e))?;
-        let mut out = Vec::new();
-        for (unit, idx) in rows {
-            for file in self.snapshot.files_of_unit(unit)? {
-                out.push((file.clone(), idx));
-            }
-        }
-        out.sort_by(|a, b| a.0.path.cmp(&b.0.path));
-        Ok(out)
+        self.snapshot.declarations_of(id)
     }
 
     /// Declared ids in `[low, high)` with their kinds, in the revision.

@@ -5,7 +5,9 @@
 //! `graph.rs` follows the global reference index (callers, callees,
 //! implementations, references).
 
+mod diff;
 mod graph;
+mod structure;
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
@@ -20,7 +22,9 @@ use crate::source::{BlobId, Source};
 use crate::store::manifest::{read_file, read_manifest};
 use crate::store::{PackLocation, PackReader, RevisionRow, Store};
 
+pub use diff::{ChangeKind, Diff, DiffConfig, ElementChange};
 pub use graph::{CallersConfig, FoundElement, Implementation, RefHit};
+pub use structure::{ElementSearch, glob_matches, id_matches, package_of};
 
 /// How far back HEAD's history is searched for an indexed commit.
 const HISTORY_SEARCH_LIMIT: usize = 100_000;

@@ -1,0 +1,33 @@
+//! The refscope query language: a small, composable language over the
+//! engine's read API. Text → tokens ([`lexer`]) → syntax tree ([`ast`],
+//! [`parser`]) → rows of elements ([`eval`]) → text or JSON ([`output`]).
+//! The grammar and examples are in the README.
+//!
+//! ```no_run
+//! use refscope_engine::{Snapshot, Store};
+//! use refscope_query::lang::{Evaluator, answer_text, parse};
+//!
+//! let store = Store::open_existing("/repo/.git/refscope".as_ref())?;
+//! let snapshot = Snapshot::new(&store, Snapshot::pick_revision(&store, None, None)?)?;
+//! let evaluator = Evaluator::new(&store, None, snapshot);
+//! let query = parse("com.acme.Shop#order | callers depth 2 | where kind = method")?;
+//! print!("{}", answer_text(&evaluator.evaluate(&query)?));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod ast;
+pub mod error;
+pub mod eval;
+pub mod lexer;
+pub mod output;
+pub mod parser;
+
+pub use error::{ErrorStage, QueryError};
+pub use eval::{Answer, Evaluator, Row};
+pub use output::{AnswerJson, ErrorJson, answer_text};
+pub use parser::parse;
+
+/// Parses and evaluates one query.
+pub fn run(evaluator: &Evaluator, text: &str) -> Result<Answer, QueryError> {
+    evaluator.evaluate(&parse(text)?)
+}

@@ -1,0 +1,193 @@
+//! Answers for people (aligned text) and programs (JSON, a schema of its
+//! own documented in the README).
+
+use serde::Serialize;
+
+use super::error::{ErrorStage, QueryError};
+use super::eval::{Answer, Row};
+use crate::graph::table;
+use crate::render::ElementJson;
+
+/// An answer as JSON.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AnswerJson {
+    /// The revision read.
+    pub revision: String,
+    /// The query as given.
+    pub query: String,
+    /// How many elements the answer holds.
+    pub count: usize,
+    /// The elements; `None` for a query ending in `| count`.
+    pub elements: Option<Vec<RowJson>>,
+}
+
+/// One element of an answer.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RowJson {
+    /// Its element id.
+    pub id: String,
+    /// Its kind; `None` for a library type.
+    pub kind: Option<&'static str>,
+    /// Its declaration (the element metadata of the code-context JSON);
+    /// `None` when the revision's sources do not declare it.
+    pub element: Option<ElementJson>,
+    /// How the last relation reached it; `None` for selected elements.
+    pub edge: Option<EdgeJson>,
+    /// For `changed`: `added`, `removed`, `signature_changed` or
+    /// `body_changed`.
+    pub change: Option<&'static str>,
+}
+
+/// How a relation reached an element.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct EdgeJson {
+    /// The relation (`callers`, `callees`, `impls`, ...).
+    pub relation: &'static str,
+    /// The element it was followed from.
+    pub from: String,
+    /// 1 for direct, 2 for one step further, ...
+    pub depth: u32,
+    /// For callers, callees and refs: the reference site.
+    pub site: Option<SiteJson>,
+}
+
+/// A reference site.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SiteJson {
+    /// Repository-relative file.
+    pub file: String,
+    /// Line of the referenced name.
+    pub line: u32,
+    /// UTF-16 column of the referenced name.
+    pub col: u32,
+    /// `call`, `new`, `method_ref`, `ctor_call` or `field`.
+    pub kind: &'static str,
+    /// `exact`, `external`, `ambiguous` or `unresolved`.
+    pub confidence: &'static str,
+    /// For polymorphic callers: the overridden method the call targets.
+    pub via: Option<String>,
+}
+
+/// An error as JSON.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ErrorJson {
+    /// The query as given.
+    pub query: String,
+    /// What went wrong.
+    pub error: ErrorDetailJson,
+}
+
+/// What went wrong, where.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ErrorDetailJson {
+    /// `syntax` or `evaluation`.
+    pub stage: ErrorStage,
+    /// One line.
+    pub message: String,
+    /// 1-based column (characters) of the offending part, if any.
+    pub column: Option<usize>,
+    /// What would have been accepted there.
+    pub expected: Vec<String>,
+    /// The nearest known keyword or element.
+    pub suggestion: Option<String>,
+}
+
+impl AnswerJson {
+    /// Converts an answer.
+    pub fn new(query: &str, answer: &Answer) -> Self {
+        Self {
+            revision: answer.revision.clone(),
+            query: query.to_string(),
+            count: answer.rows.len(),
+            elements: (!answer.count_only)
+                .then(|| answer.rows.iter().map(RowJson::from_row).collect()),
+        }
+    }
+}
+
+impl RowJson {
+    /// Converts a row.
+    pub fn from_row(row: &Row) -> Self {
+        Self {
+            id: row.id.clone(),
+            kind: row.kind(),
+            element: row.view.as_ref().map(ElementJson::from_view),
+            edge: row.edge.as_ref().map(|edge| EdgeJson {
+                relation: edge.relation.as_str(),
+                from: edge.from.clone(),
+                depth: edge.depth,
+                site: edge.site.as_ref().map(|site| SiteJson {
+                    file: site.file.clone(),
+                    line: site.line,
+                    col: site.col,
+                    kind: site.kind,
+                    confidence: site.confidence,
+                    via: site.via.clone(),
+                }),
+            }),
+            change: row.change.map(|c| c.as_str()),
+        }
+    }
+}
+
+impl ErrorJson {
+    /// Converts an error.
+    pub fn new(query: &str, error: &QueryError) -> Self {
+        Self {
+            query: query.to_string(),
+            error: ErrorDetailJson {
+                stage: error.stage,
+                message: error.message.clone(),
+                column: error.column(query),
+                expected: error.expected.clone(),
+                suggestion: error.suggestion.clone(),
+            },
+        }
+    }
+}
+
+/// An answer as text: the count alone for `| count`; else one line per
+/// element — `file:line` of its name (`-` for library elements), kind, id
+/// — followed, for elements reached by a relation, by the site
+/// (`kind confidence file:line:col`), `via M` for polymorphic callers,
+/// `depth N` beyond the first step, and the change for `changed`.
+pub fn answer_text(answer: &Answer) -> String {
+    if answer.count_only {
+        return format!("{}\n", answer.rows.len());
+    }
+    table(answer.rows.iter().map(row_cells).collect())
+}
+
+fn row_cells(row: &Row) -> Vec<String> {
+    let location = match &row.view {
+        Some(view) => format!("{}:{}", view.path, view.record.name_line),
+        None => "-".to_string(),
+    };
+    let mut cells = vec![
+        location,
+        row.kind().unwrap_or("type").to_string(),
+        row.id.clone(),
+    ];
+    let mut notes: Vec<String> = Vec::new();
+    if let Some(change) = row.change {
+        notes.push(change.as_str().to_string());
+    }
+    if let Some(edge) = &row.edge {
+        if let Some(site) = &edge.site {
+            notes.push(format!(
+                "{} {} {}:{}:{}",
+                site.kind, site.confidence, site.file, site.line, site.col
+            ));
+            if let Some(via) = &site.via {
+                notes.push(format!("via {via}"));
+            }
+        }
+        if edge.depth > 1 {
+            notes.push(format!("depth {}", edge.depth));
+        }
+    }
+    if !notes.is_empty() {
+        cells.push(notes.join("  "));
+    }
+    cells
+}
