@@ -3,6 +3,7 @@
 //! The binary is thin: it parses arguments, opens the source and the store,
 //! calls the engine and the query crate, and prints.
 
+mod aicr;
 mod at;
 mod graph;
 mod index;
@@ -77,6 +78,11 @@ enum Command {
         after_help = "Examples:\n  refscope revisions\n  refscope revisions --store /tmp/store"
     )]
     Revisions(revisions::RevisionsArgs),
+    /// The review state of the aicr.* tools: clean, replay, normalize-prose.
+    #[command(
+        after_help = "Examples:\n  refscope aicr clean --agent-dir /tmp/review-42\n  refscope aicr replay --stream events.jsonl --agent-dir /tmp/review-42 --rev feature --base main\n  echo LGTM | refscope aicr normalize-prose --agent-dir /tmp/review-42"
+    )]
+    Aicr(aicr::AicrArgs),
 }
 
 /// Options shared by every command that reads a store.
@@ -102,6 +108,7 @@ fn main() -> ExitCode {
         Command::Impls(args) => graph::run_impls(args),
         Command::Refs(args) => graph::run_refs(args),
         Command::Revisions(args) => revisions::run(args),
+        Command::Aicr(args) => aicr::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
