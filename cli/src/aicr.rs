@@ -10,6 +10,7 @@ use refscope_mcp_bridge::aicr::prose::{ProseOutcome, apply_prose};
 use refscope_mcp_bridge::aicr::replay::{replay_calls, scan_stream};
 use refscope_mcp_bridge::aicr::state::{remove_state, state_path};
 use refscope_mcp_bridge::aicr::{ReviewTarget, ReviewTools};
+use refscope_mcp_bridge::task::{Task, TaskStore};
 
 /// `refscope aicr ...`.
 #[derive(Debug, Args)]
@@ -27,7 +28,7 @@ enum AicrCommand {
     /// Execute the aicr.* tool calls of an agent's JSON-lines event stream
     /// and write the state, when the agent ran without the server.
     #[command(
-        after_help = "Examples:\n  refscope aicr replay --stream events.jsonl --agent-dir /tmp/review-42 --repo ~/src/shop --rev feature --base main\n\nRuns only when the agent directory has no state file: a state means the\ncalls reached the server. Reads tool_call/tool_use/function_call/mcp_tool_call\nevents anywhere in each line (plain events, Claude Code and Gemini CLI\nstream-json, Codex exec --json); see the README."
+        after_help = "Examples:\n  refscope aicr replay --stream events.jsonl --agent-dir /tmp/review-42 --task pr-42\n  refscope aicr replay --stream events.jsonl --agent-dir /tmp/review-42 --repo ~/src/shop --rev feature --base main\n\nRuns only when the agent directory has no state file: a state means the\ncalls reached the server. Reads tool_call/tool_use/function_call/mcp_tool_call\nevents anywhere in each line (plain events, Claude Code and Gemini CLI\nstream-json, Codex exec --json); see the README."
     )]
     Replay(ReplayArgs),
     /// Map prose that means "no actionable problems" or "no reviewable code"
@@ -57,17 +58,26 @@ struct ReplayArgs {
     target: TargetArgs,
 }
 
-/// The review the replayed calls belong to.
+/// The review the replayed calls belong to: a task, or a repository and
+/// revisions.
 #[derive(Debug, Args)]
+#[group(required = true, multiple = false, id = "review")]
 struct TargetArgs {
-    /// The repository under review (default: the current directory).
-    #[arg(long, value_name = "PATH", default_value = ".")]
-    repo: PathBuf,
+    /// The review task (its repository, revision and base revision).
+    #[arg(long, value_name = "ID", group = "review")]
+    task: Option<String>,
+    /// The store directory holding the task (default: the one of the
+    /// repository containing the current directory).
+    #[arg(long, value_name = "DIR", requires = "task")]
+    store: Option<PathBuf>,
     /// The revision under review.
-    #[arg(long, value_name = "REV")]
-    rev: String,
+    #[arg(long, value_name = "REV", group = "review")]
+    rev: Option<String>,
+    /// The repository under review (default: the current directory).
+    #[arg(long, value_name = "PATH", default_value = ".", conflicts_with = "task")]
+    repo: PathBuf,
     /// The base revision of the diff under review.
-    #[arg(long, value_name = "REV")]
+    #[arg(long, value_name = "REV", requires = "rev")]
     base: Option<String>,
 }
 
@@ -123,12 +133,20 @@ fn replay(args: ReplayArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let target = ReviewTarget {
-        repository: args.target.repo,
-        revision: args.target.rev,
-        base_revision: args.target.base,
+    let mut tools = match (&args.target.task, args.target.rev) {
+        (Some(id), _) => {
+            let store_dir = crate::task::store_dir(args.target.store.as_deref(), Path::new("."))?;
+            review_tools_of_task(&TaskStore::open(&store_dir)?.get(id)?, agent_dir)?
+        }
+        (None, revision) => {
+            let target = ReviewTarget {
+                repository: args.target.repo,
+                revision: revision.expect("clap requires --task or --rev"),
+                base_revision: args.target.base,
+            };
+            ReviewTools::open(&target, agent_dir)?
+        }
     };
-    let mut tools = ReviewTools::open(&target, agent_dir)?;
     let report = replay_calls(&mut tools, &scan.calls);
     for failure in &report.failures {
         eprintln!(
@@ -146,6 +164,25 @@ fn replay(args: ReplayArgs) -> Result<()> {
         state_file.display()
     );
     Ok(())
+}
+
+/// The review tools of a stored task, writing into `agent_dir`: its
+/// revisions as resolved when the task was added, so the review stays on
+/// the commits the task names even if a branch moves.
+pub fn review_tools_of_task(task: &Task, agent_dir: &Path) -> Result<ReviewTools> {
+    if task.rev.is_none() {
+        bail!(
+            "task '{}' reviews the files of a plain directory, but the aicr.* review tools need a git repository; add a task with --rev",
+            task.id
+        );
+    }
+    let target = ReviewTarget {
+        repository: task.repo.clone(),
+        revision: task.revision.clone(),
+        base_revision: task.base_revision.clone(),
+    };
+    ReviewTools::open(&target, agent_dir)
+        .with_context(|| format!("cannot start the review tools of task '{}'", task.id))
 }
 
 fn normalize_prose(args: NormalizeProseArgs) -> Result<()> {

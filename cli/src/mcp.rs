@@ -81,11 +81,18 @@ pub fn run(args: McpArgs) -> Result<()> {
     } else {
         None
     };
-    // The review tool set (`aicr.*`) plugs in here: bound to `task` (its
-    // repository, revision and base revision), writing its state into
-    // `args.agent_dir`, offered when `args.tools` holds `review`.
-    let _review_inputs = (&task, &args.agent_dir);
-    let review_tools: Option<Box<dyn ToolSet>> = None;
+    // The review tool set (`aicr.*`) is bound to one task: without --task
+    // the server offers the other sets only.
+    let review_tools: Option<Box<dyn ToolSet>> = match &task {
+        Some(task) if args.tools.contains(&ToolSetArg::Review) => Some(Box::new(
+            crate::aicr::review_tools_of_task(task, &args.agent_dir)?,
+        )),
+        None if args.tools.contains(&ToolSetArg::Review) => {
+            tracing::warn!("the review tools (aicr.*) need --task ID; not offered");
+            None
+        }
+        _ => None,
+    };
     let server = Server::new(context_tools, review_tools)?;
     tracing::info!(
         tools = ?server.tool_definitions().iter().map(|t| t.name).collect::<Vec<_>>(),
