@@ -128,7 +128,9 @@ pub fn assemble(
                 cut_lines += u64::from(end - start + 1);
                 continue;
             }
-            let end = end.min(start + budget - 1);
+            let kept_end = end.min(start + budget - 1);
+            cut_lines += u64::from(end - kept_end);
+            let end = kept_end;
             budget -= end - start + 1;
             let mut entries = Vec::new();
             for index in answer.owning_elements(&file, start, end)? {
