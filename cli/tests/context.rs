@@ -79,10 +79,13 @@ fn commit(repo: &TestRepo, files: &[(String, String)], message: &str) -> String 
     repo.commit(&borrowed, message)
 }
 
-/// The answer with the revision (a commit id that changes with the time of
-/// the commit) replaced by a placeholder.
+/// The answer with the revisions (commit ids that change with the time of
+/// the commit) replaced by placeholders.
 fn normalised(mut answer: Value) -> Value {
     answer["revision"] = Value::String("<revision>".into());
+    if !answer["base_revision"].is_null() {
+        answer["base_revision"] = Value::String("<base revision>".into());
+    }
     answer
 }
 
@@ -99,9 +102,13 @@ fn context_of_a_method_body_range() {
 
 #[test]
 fn the_readme_example_is_what_the_code_prints() {
-    let zoo = Zoo::new();
-    let answer =
-        normalised(zoo.context(&["--file", KEEPER, "--lines", "22-25", "--max-callers", "3"]));
+    let (zoo, _) = zoo_with_a_change();
+    let stdout = zoo
+        .refscope(&[
+            "context", "--task", "pr", "--file", KEEPER, "--lines", "22-25",
+        ])
+        .ok();
+    let answer = normalised(serde_json::from_str(&stdout).unwrap());
     let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
     let (_, after) = readme
         .split_once("<!-- context-example: begin -->\n```json\n")
@@ -484,4 +491,73 @@ fn tasks_are_added_listed_and_removed() {
     assert_eq!(zoo.refscope(&["task", "list"]).ok(), "");
     let gone = zoo.refscope(&["task", "remove", "zoo"]).fails_with(1);
     assert!(gone.contains("no task 'zoo'"), "{gone}");
+}
+
+/// Task `pr` over a second commit of the zoo: `feed(Animal, Food)` counts
+/// differently, and `feedAll` calls it instead of `feed(Animal)`.
+fn zoo_with_a_change() -> (Zoo, String) {
+    let zoo = Zoo::new();
+    let base = zoo
+        .repo
+        .repo
+        .head()
+        .unwrap()
+        .peel_to_commit()
+        .unwrap()
+        .id()
+        .to_string();
+    let keeper = std::fs::read_to_string(zoo.repo.path().join(KEEPER)).unwrap();
+    let changed = keeper
+        .replace("        fed++;", "        fed += 1;")
+        .replace(
+            "animals.forEach(a -> feed(a));",
+            "animals.forEach(a -> feed(a, Food.MEAT));",
+        );
+    assert_ne!(changed, keeper);
+    let head = commit(&zoo.repo, &[(KEEPER.into(), changed)], "feed all with meat");
+    let repo_arg = zoo.repo.path().to_str().unwrap().to_string();
+    zoo.refscope(&[
+        "task", "add", "--id", "pr", "--repo", &repo_arg, "--rev", &head, "--base", &base,
+    ])
+    .ok();
+    (zoo, base)
+}
+
+#[test]
+fn with_a_base_revision_each_owning_element_says_what_changed() {
+    let (zoo, base) = zoo_with_a_change();
+    let context = |lines: &str| -> Value {
+        let stdout = zoo
+            .refscope(&[
+                "context", "--task", "pr", "--file", KEEPER, "--lines", lines,
+            ])
+            .ok();
+        serde_json::from_str(&stdout).unwrap()
+    };
+    let two_args = context("22-25");
+    assert_eq!(two_args["base_revision"], base.as_str());
+    let change = &two_args["element_relations"]["owning_elements"]["22_25"][0]["change"];
+    assert_eq!(change["status"], "body_changed", "{change}");
+    assert_eq!(change["signature_changed"], false);
+    assert_eq!(
+        change["callers_added"],
+        serde_json::json!([{"file": KEEPER, "line": 28, "caller": "com.zoo.Keeper#feedAll()"}])
+    );
+    assert_eq!(change["callers_removed"], serde_json::json!([]));
+
+    let one_arg = context("18-20");
+    let change = &one_arg["element_relations"]["owning_elements"]["18_20"][0]["change"];
+    assert_eq!(change["status"], "unchanged", "{change}");
+    assert_eq!(
+        change["callers_removed"],
+        serde_json::json!([{"file": KEEPER, "line": 28, "caller": "com.zoo.Keeper#feedAll()"}])
+    );
+    // Without a base there is no change block.
+    let plain = zoo.context(&["--file", KEEPER, "--lines", "22-25"]);
+    assert_eq!(plain["base_revision"], Value::Null);
+    assert!(
+        plain["element_relations"]["owning_elements"]["22_25"][0]
+            .get("change")
+            .is_none()
+    );
 }

@@ -351,6 +351,31 @@ impl Snapshot<'_> {
     }
 }
 
+impl Snapshot<'_> {
+    /// The declarations of `id` in the revision, as `(file, element
+    /// index)`, sorted by path.
+    pub fn declarations_of(&self, id: &str) -> Result<Vec<(FileEntry, u32)>, Error> {
+        let mut statement = self
+            .store
+            .db()
+            .prepare_cached("SELECT unit_id, idx FROM elements WHERE element_id = ?1")
+            .map_err(|e| self.db_error(e))?;
+        let rows: Vec<(i64, u32)> = statement
+            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(|e| self.db_error(e))?
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.db_error(e))?;
+        let mut out = Vec::new();
+        for (unit, idx) in rows {
+            for file in self.files_of_unit(unit)? {
+                out.push((file.clone(), idx));
+            }
+        }
+        out.sort_by(|a, b| a.0.path.cmp(&b.0.path));
+        Ok(out)
+    }
+}
+
 /// Everything the graph needs of one file.
 struct LoadedFile {
     entry: FileEntry,
@@ -550,28 +575,8 @@ impl<'a, 's> Walk<'a, 's> {
         Ok(kept)
     }
 
-    /// The declarations of `id` in the revision, as `(file, element
-    /// index)`, sorted by path.
     fn declarations(&self, id: &str) -> Result<Vec<(FileEntry, u32)>, Error> {
-        let mut statement = self
-            .snapshot
-            .store
-            .db()
-            .prepare_cached("SELECT unit_id, idx FROM elements WHERE element_id = ?1")
-            .map_err(|e| self.db_error(e))?;
-        let rows: Vec<(i64, u32)> = statement
-            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(|e| self.db_error(e))?
-            .collect::<Result<_, _>>()
-            .map_err(|e| self.db_error(e))?;
-        let mut out = Vec::new();
-        for (unit, idx) in rows {
-            for file in self.snapshot.files_of_unit(unit)? {
-                out.push((file.clone(), idx));
-            }
-        }
-        out.sort_by(|a, b| a.0.path.cmp(&b.0.path));
-        Ok(out)
+        self.snapshot.declarations_of(id)
     }
 
     /// Declared ids in `[low, high)` with their kinds, in the revision.

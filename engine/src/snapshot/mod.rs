@@ -5,6 +5,7 @@
 //! `graph.rs` follows the global reference index (callers, callees,
 //! implementations, references).
 
+mod diff;
 mod graph;
 
 use std::cell::OnceCell;
@@ -19,6 +20,7 @@ use crate::resolve::{FileResolution, ResolvedRef, StoredResolution};
 use crate::source::{BlobId, Source};
 use crate::store::{PackLocation, PackReader, RevisionRow, Store};
 
+pub use diff::{ChangeKind, Diff, DiffConfig, ElementChange};
 pub use graph::{CallersConfig, FoundElement, Implementation, RefHit};
 
 /// How far back HEAD's history is searched for an indexed commit.

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use refscope_engine::facts::{ElementKind, FileFacts};
 use refscope_engine::records::ElementRecord;
 use refscope_engine::resolve::RefTargetKind;
-use refscope_engine::snapshot::{CallersConfig, RefHit};
+use refscope_engine::snapshot::{CallersConfig, ChangeKind, DiffConfig, RefHit};
 use refscope_engine::source::BlobReader;
 use refscope_engine::{ElementView, FileEntry, Snapshot};
 use serde_json::{Map, Value, json};
@@ -33,7 +33,10 @@ pub struct ContextRequest<'a> {
 pub struct ContextSources<'a, 's> {
     /// The revision under review.
     pub snapshot: &'a Snapshot<'s>,
-    /// Reads the revision's file contents (element source text).
+    /// The base revision of the diff, when the task has one: each owning
+    /// element then says what changed since it.
+    pub base: Option<&'a Snapshot<'s>>,
+    /// Reads the file contents of both revisions (source text, bodies).
     pub blobs: &'a BlobReader,
 }
 
@@ -128,7 +131,9 @@ pub fn assemble(
                 cut_lines += u64::from(end - start + 1);
                 continue;
             }
-            let end = end.min(start + budget - 1);
+            let kept_end = end.min(start + budget - 1);
+            cut_lines += u64::from(end - kept_end);
+            let end = kept_end;
             budget -= end - start + 1;
             let mut entries = Vec::new();
             for index in answer.owning_elements(&file, start, end)? {
@@ -163,6 +168,10 @@ pub fn assemble(
     let mut out = Map::new();
     out.insert("task_id".into(), json!(request.task_id));
     out.insert("revision".into(), json!(snapshot.revision().name));
+    out.insert(
+        "base_revision".into(),
+        json!(sources.base.map(|b| b.revision().name.clone())),
+    );
     out.insert("file".into(), json!(request.file));
     out.insert(
         key(style, Key::ElementRelations).into(),
@@ -290,6 +299,7 @@ struct InfoSlot {
 /// The answer under construction.
 struct Answer<'a, 's> {
     cache: FileCache<'a, 's>,
+    base: Option<&'a Snapshot<'s>>,
     settings: &'a ContextSettings,
     slots: Vec<InfoSlot>,
     short_ids: HashMap<String, usize>,
@@ -307,6 +317,7 @@ impl<'a, 's> Answer<'a, 's> {
                 files: HashMap::new(),
                 lines: HashMap::new(),
             },
+            base: sources.base,
             settings,
             slots: Vec::new(),
             short_ids: HashMap::new(),
@@ -392,25 +403,119 @@ impl<'a, 's> Answer<'a, 's> {
             key(style, Key::ReferenceLocations).into(),
             Value::Array(locations),
         );
+        if let Some(base) = self.base {
+            let change = self.change_since(base, &id, has_callers(kind))?;
+            entry.insert(key(style, Key::Change).into(), change);
+        }
         Ok(Value::Object(entry))
+    }
+
+    /// What happened to element `id` since the base revision: whether its
+    /// signature or body changed, and which callers it gained or lost
+    /// (compared by file and calling element, since lines move).
+    fn change_since(
+        &mut self,
+        base: &Snapshot<'_>,
+        id: &str,
+        with_callers: bool,
+    ) -> Result<Value, ContextError> {
+        let style = self.style();
+        let snapshot = self.cache.snapshot;
+        let config = DiffConfig {
+            blobs: Some(self.cache.blobs),
+        };
+        let change = snapshot.change_of(base, id, &config)?;
+        let (status, signature_changed, body_changed) = match &change {
+            None => ("unchanged", false, false),
+            Some(c) => (
+                c.kind.as_str(),
+                c.kind == ChangeKind::SignatureChanged,
+                c.body_changed,
+            ),
+        };
+        let mut out = Map::new();
+        out.insert(key(style, Key::ChangeStatus).into(), json!(status));
+        out.insert(
+            key(style, Key::SignatureChanged).into(),
+            json!(signature_changed),
+        );
+        out.insert(key(style, Key::BodyChanged).into(), json!(body_changed));
+        if with_callers {
+            let is_added = change.as_ref().is_some_and(|c| c.kind == ChangeKind::Added);
+            let head_callers = self.direct_callers(snapshot, id)?;
+            let base_callers = if is_added {
+                Vec::new()
+            } else {
+                self.direct_callers(base, id)?
+            };
+            let site = |hit: &RefHit| (hit.path.clone(), hit.enclosing_named.clone());
+            let added: Vec<&RefHit> = head_callers
+                .iter()
+                .filter(|h| !base_callers.iter().any(|b| site(b) == site(h)))
+                .collect();
+            let removed: Vec<&RefHit> = base_callers
+                .iter()
+                .filter(|b| !head_callers.iter().any(|h| site(h) == site(b)))
+                .collect();
+            for (name, hits) in [(Key::CallersAdded, added), (Key::CallersRemoved, removed)] {
+                let total = hits.len();
+                let kept = total.min(self.settings.max_callers as usize);
+                if kept < total {
+                    self.truncated.push(json!({
+                        "what": format!("{} of {id}", key(KeyStyle::En, name)),
+                        "kept": kept,
+                        "total": total,
+                        "note": "raise max_callers to see more",
+                    }));
+                }
+                let list: Vec<Value> = hits
+                    .into_iter()
+                    .take(kept)
+                    .map(|hit| self.location(hit, 1))
+                    .collect();
+                out.insert(key(style, name).into(), Value::Array(list));
+            }
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// The callers of `id` in one revision, test sources left out unless
+    /// asked for.
+    fn direct_callers(
+        &self,
+        snapshot: &Snapshot<'_>,
+        id: &str,
+    ) -> Result<Vec<RefHit>, ContextError> {
+        Ok(snapshot
+            .callers(id, &CallersConfig::default())?
+            .into_iter()
+            .filter(|hit| self.settings.include_tests || !is_test_path(&hit.path))
+            .collect())
+    }
+
+    /// `{file, line, caller}` of a site, with `depth` beyond the first
+    /// level.
+    fn location(&self, hit: &RefHit, depth: u32) -> Value {
+        let style = self.style();
+        let mut location = Map::new();
+        location.insert(key(style, Key::File).into(), json!(hit.path));
+        location.insert(key(style, Key::Line).into(), json!(hit.line));
+        location.insert(key(style, Key::Caller).into(), json!(hit.enclosing_named));
+        if depth > 1 {
+            location.insert(key(style, Key::Depth).into(), json!(depth));
+        }
+        Value::Object(location)
     }
 
     /// The sites referencing `id`, level by level up to the caller depth.
     fn reference_locations(&mut self, id: &str) -> Result<Vec<Value>, ContextError> {
-        let style = self.style();
         let mut out = Vec::new();
         let mut frontier = vec![id.to_string()];
         let mut seen = vec![id.to_string()];
         for depth in 1..=self.settings.caller_depth {
             let mut next = Vec::new();
             for element in &frontier {
-                let all: Vec<RefHit> = self
-                    .cache
-                    .snapshot
-                    .callers(element, &CallersConfig::default())?
-                    .into_iter()
-                    .filter(|hit| self.settings.include_tests || !is_test_path(&hit.path))
-                    .collect();
+                let all = self.direct_callers(self.cache.snapshot, element)?;
                 let total = all.len();
                 let kept = total.min(self.settings.max_callers as usize);
                 if kept < total {
@@ -422,14 +527,7 @@ impl<'a, 's> Answer<'a, 's> {
                     }));
                 }
                 for hit in all.into_iter().take(kept) {
-                    let mut location = Map::new();
-                    location.insert(key(style, Key::File).into(), json!(hit.path));
-                    location.insert(key(style, Key::Line).into(), json!(hit.line));
-                    location.insert(key(style, Key::Caller).into(), json!(hit.enclosing_named));
-                    if depth > 1 {
-                        location.insert(key(style, Key::Depth).into(), json!(depth));
-                    }
-                    out.push(Value::Object(location));
+                    out.push(self.location(&hit, depth));
                     if let Some(caller) = hit.enclosing_named
                         && caller.contains('(')
                         && !seen.contains(&caller)

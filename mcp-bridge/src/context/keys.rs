@@ -21,6 +21,12 @@ pub(crate) enum Key {
     ElementName,
     ElementKind,
     ElementInfo,
+    Change,
+    ChangeStatus,
+    SignatureChanged,
+    BodyChanged,
+    CallersAdded,
+    CallersRemoved,
 }
 
 /// A field of one element's info; methods and fields have different
@@ -67,6 +73,12 @@ pub(crate) fn key(style: KeyStyle, key: Key) -> &'static str {
         Key::ElementName => ("name", "元素名称"),
         Key::ElementKind => ("kind", "元素类型"),
         Key::ElementInfo => ("element_info", "元素信息"),
+        Key::Change => ("change", "change"),
+        Key::ChangeStatus => ("status", "status"),
+        Key::SignatureChanged => ("signature_changed", "signature_changed"),
+        Key::BodyChanged => ("body_changed", "body_changed"),
+        Key::CallersAdded => ("callers_added", "callers_added"),
+        Key::CallersRemoved => ("callers_removed", "callers_removed"),
     };
     pick(style, en, zh)
 }

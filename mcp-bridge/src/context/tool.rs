@@ -173,8 +173,13 @@ impl ContextTools {
                 .insert(task.id.clone(), OpenedTask { revisions, blobs });
         }
         let opened = &self.opened[&task.id];
-        let snapshot = Snapshot::new(&self.store, opened.revisions.revision.clone())
-            .map_err(|e| ToolError::new(e.to_string()))?;
+        let engine_error = |e: refscope_engine::Error| ToolError::new(e.to_string());
+        let snapshot =
+            Snapshot::new(&self.store, opened.revisions.revision.clone()).map_err(engine_error)?;
+        let base = match &opened.revisions.base {
+            Some(row) => Some(Snapshot::new(&self.store, row.clone()).map_err(engine_error)?),
+            None => None,
+        };
         let request = ContextRequest {
             task_id: echo_id,
             file: file_path,
@@ -183,6 +188,7 @@ impl ContextTools {
         };
         let sources = ContextSources {
             snapshot: &snapshot,
+            base: base.as_ref(),
             blobs: &opened.blobs,
         };
         assemble(&sources, &request).map_err(|e| ToolError::new(e.to_string()))
