@@ -61,23 +61,22 @@ struct ReplayArgs {
 /// The review the replayed calls belong to: a task, or a repository and
 /// revisions.
 #[derive(Debug, Args)]
-#[group(required = true, multiple = false, id = "review")]
 struct TargetArgs {
     /// The review task (its repository, revision and base revision).
-    #[arg(long, value_name = "ID", group = "review")]
+    #[arg(long, value_name = "ID", conflicts_with_all = ["rev", "repo", "base"])]
     task: Option<String>,
     /// The store directory holding the task (default: the one of the
     /// repository containing the current directory).
     #[arg(long, value_name = "DIR", requires = "task")]
     store: Option<PathBuf>,
     /// The revision under review.
-    #[arg(long, value_name = "REV", group = "review")]
+    #[arg(long, value_name = "REV", required_unless_present = "task")]
     rev: Option<String>,
     /// The repository under review (default: the current directory).
-    #[arg(long, value_name = "PATH", default_value = ".", conflicts_with = "task")]
-    repo: PathBuf,
+    #[arg(long, value_name = "PATH")]
+    repo: Option<PathBuf>,
     /// The base revision of the diff under review.
-    #[arg(long, value_name = "REV", requires = "rev")]
+    #[arg(long, value_name = "REV")]
     base: Option<String>,
 }
 
@@ -140,7 +139,7 @@ fn replay(args: ReplayArgs) -> Result<()> {
         }
         (None, revision) => {
             let target = ReviewTarget {
-                repository: args.target.repo,
+                repository: args.target.repo.unwrap_or_else(|| PathBuf::from(".")),
                 revision: revision.expect("clap requires --task or --rev"),
                 base_revision: args.target.base,
             };

@@ -7,6 +7,9 @@
 //! must keep every frozen tool, every frozen argument with its type and
 //! allowed values, and may not require an argument the frozen one did not.
 
+mod aicr_fixture;
+
+use refscope_mcp_bridge::aicr::{ReviewTarget, ReviewTools};
 use refscope_mcp_bridge::context::settings::ContextSettings;
 use refscope_mcp_bridge::context::tool::ContextTools;
 use refscope_mcp_bridge::server::Server;
@@ -15,7 +18,17 @@ use serde_json::{Value, json};
 fn current_surface() -> Value {
     let store = tempfile::tempdir().unwrap();
     let context = ContextTools::open(store.path(), ContextSettings::default()).unwrap();
-    let server = Server::new(Some(Box::new(context)), None).unwrap();
+    // The review tools list the same surface whatever their task; these are
+    // bound to the review fixture's repository.
+    let repo = aicr_fixture::ReviewRepo::build();
+    let agent_dir = tempfile::tempdir().unwrap();
+    let target = ReviewTarget {
+        repository: repo.path_buf(),
+        revision: repo.revision.clone(),
+        base_revision: Some(repo.base.clone()),
+    };
+    let review = ReviewTools::open(&target, agent_dir.path()).unwrap();
+    let server = Server::new(Some(Box::new(context)), Some(Box::new(review))).unwrap();
     let mut tools: Vec<Value> = server
         .tool_definitions()
         .into_iter()
