@@ -190,7 +190,7 @@ pub fn assemble(
 
 /// Checks the flat list of diff line values and pairs it up.
 fn parse_ranges(values: &[i64]) -> Result<Vec<(u32, u32)>, ContextError> {
-    if values.len() % 2 != 0 {
+    if !values.len().is_multiple_of(2) {
         return Err(ContextError::OddDiffLines {
             count: values.len(),
         });
