@@ -326,3 +326,70 @@ fn normalize_prose_writes_a_skip_reason_but_never_over_problems() {
     assert_eq!(stdout(&output), "");
     assert_eq!(state(with_problems.path()).unwrap(), before);
 }
+
+#[test]
+fn replay_binds_the_calls_to_a_stored_task() {
+    let repo = ReviewRepo::build();
+    let store = tempfile::tempdir().unwrap();
+    let agent_dir = tempfile::tempdir().unwrap();
+    refscope(
+        &[
+            "task",
+            "add",
+            "--id",
+            "pr-7",
+            "--repo",
+            text(repo.path()),
+            "--rev",
+            &repo.revision,
+            "--base",
+            &repo.base,
+            "--store",
+            text(store.path()),
+        ],
+        "",
+        true,
+    );
+    let stream_file = agent_dir.path().join("events.jsonl");
+    std::fs::write(&stream_file, agent_stream()).unwrap();
+    let output = refscope(
+        &[
+            "aicr",
+            "replay",
+            "--stream",
+            text(&stream_file),
+            "--agent-dir",
+            text(agent_dir.path()),
+            "--task",
+            "pr-7",
+            "--store",
+            text(store.path()),
+        ],
+        "",
+        true,
+    );
+    assert!(
+        stdout(&output).contains("3 recorded, 2 refused"),
+        "{}",
+        stdout(&output)
+    );
+    let written = state(agent_dir.path()).unwrap();
+    assert_eq!(written["revision"], repo.revision.as_str());
+    assert_eq!(written["baseRevision"], repo.base.as_str());
+    // --task and --rev are alternatives.
+    let output = refscope(
+        &[
+            "aicr",
+            "replay",
+            "--stream",
+            text(&stream_file),
+            "--task",
+            "pr-7",
+            "--rev",
+            "HEAD",
+        ],
+        "",
+        false,
+    );
+    assert_eq!(output.status.code(), Some(2));
+}
