@@ -3,12 +3,16 @@
 //! The binary is thin: it parses arguments, opens the source and the store,
 //! calls the engine and the query crate, and prints.
 
+mod aicr;
 mod at;
+mod context;
 mod graph;
 mod index;
 mod location;
+mod mcp;
 mod query;
 mod revisions;
+mod task;
 mod watch;
 
 use std::path::PathBuf;
@@ -89,6 +93,23 @@ enum Command {
         after_help = "Examples:\n  refscope revisions\n  refscope revisions --store /tmp/store"
     )]
     Revisions(revisions::RevisionsArgs),
+    /// Manage review tasks: a repository, a revision under review, a base.
+    Task(task::TaskArgs),
+    /// Print the code-context JSON of a diff (what the MCP tool returns).
+    #[command(
+        after_help = "Examples:\n  refscope context --task pr-42 --file src/main/java/com/acme/Shop.java --lines 10-25,40-41\n  refscope context --repo . --rev HEAD --base HEAD~1 --file src/A.java --lines 7 --key-style zh --pretty"
+    )]
+    Context(context::ContextArgs),
+    /// Serve the MCP tools over stdio (default) or streamable HTTP.
+    #[command(
+        after_help = "Examples:\n  refscope mcp --task pr-42 --agent-dir /tmp/agent\n  refscope mcp --transport http --port 3000\n  refscope mcp --http 127.0.0.1:0 --tools context\n\nLogs go to standard error; HTTP serves http://HOST:PORT/mcp until Ctrl-C."
+    )]
+    Mcp(mcp::McpArgs),
+    /// The review state of the aicr.* tools: clean, replay, normalize-prose.
+    #[command(
+        after_help = "Examples:\n  refscope aicr clean --agent-dir /tmp/review-42\n  refscope aicr replay --stream events.jsonl --agent-dir /tmp/review-42 --rev feature --base main\n  echo LGTM | refscope aicr normalize-prose --agent-dir /tmp/review-42"
+    )]
+    Aicr(aicr::AicrArgs),
 }
 
 /// Options shared by every command that reads a store.
@@ -116,6 +137,10 @@ fn main() -> ExitCode {
         Command::Query(args) => query::run_query(args),
         Command::Revisions(args) => revisions::run(args),
         Command::Watch(args) => watch::run(args),
+        Command::Task(args) => task::run(args),
+        Command::Context(args) => context::run(args),
+        Command::Mcp(args) => mcp::run(args),
+        Command::Aicr(args) => aicr::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

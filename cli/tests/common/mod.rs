@@ -137,3 +137,32 @@ pub fn fetch_corpus(name: &str) -> PathBuf {
     );
     PathBuf::from(String::from_utf8(fetch.stdout).unwrap().trim())
 }
+
+/// The interpreter with the MCP SDK (`target/mcp-venv`, made by `.ci/run`,
+/// or `REFSCOPE_MCP_PYTHON`), or a failure that says how to get one.
+pub fn python_with_mcp() -> PathBuf {
+    let python = std::env::var_os("REFSCOPE_MCP_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target/mcp-venv/bin/python"));
+    let install = "python3 -m venv target/mcp-venv && target/mcp-venv/bin/pip install 'mcp>=2.3,<2.4' (what .ci/run does), or set REFSCOPE_MCP_PYTHON to an interpreter that has it";
+    let probe = Command::new(&python)
+        .args([
+            "-c",
+            "import importlib.metadata as m, mcp; print(m.version('mcp'))",
+        ])
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run {}: {e}; install it: {install}",
+                python.display()
+            )
+        });
+    let version = String::from_utf8_lossy(&probe.stdout).trim().to_string();
+    assert!(
+        probe.status.success() && version.starts_with("2.3"),
+        "{} lacks the MCP SDK 2.3 (found '{version}'; {}); install it: {install}",
+        python.display(),
+        String::from_utf8_lossy(&probe.stderr).trim()
+    );
+    python
+}

@@ -1,0 +1,407 @@
+//! Review tasks: a named pairing of a repository, the revision under review
+//! and, optionally, the base revision of its diff.
+//!
+//! Tasks live in `tasks.sqlite` beside the engine's database in the store
+//! directory. It is a file of its own so that the engine's schema and
+//! format version stay the engine's business: removing it loses the task
+//! names and nothing else.
+//!
+//! A task records the revisions as given (`main`, `HEAD~1`) and as resolved
+//! when it was added (commit ids), so it keeps naming the same code when a
+//! branch moves. A git task's revisions are indexed on first use
+//! ([`TaskRevisions::open`]); a plain directory has no history, so its files
+//! are indexed when the task is added, the only moment their content is
+//! known.
+//!
+//! ```no_run
+//! use refscope_mcp_bridge::task::{NewTask, TaskStore};
+//!
+//! let tasks = TaskStore::open("/repo/.git/refscope".as_ref())?;
+//! let store = refscope_engine::Store::open("/repo/.git/refscope".as_ref())?;
+//! let new = NewTask { id: "pr-42".into(), repo: "/repo".into(), rev: Some("HEAD".into()), base: Some("HEAD~1".into()) };
+//! let task = tasks.register(new, &store, &mut |_| {})?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use refscope_engine::store::RevisionRow;
+use refscope_engine::{IndexConfig, Indexer, Progress, Source, SourceLimits, Store};
+use rusqlite::{Connection, OptionalExtension, params};
+
+/// The file holding the tasks, inside the store directory.
+pub const TASKS_FILE: &str = "tasks.sqlite";
+
+/// A review task as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Task {
+    /// The task's name, unique within the store.
+    pub id: String,
+    /// The repository or directory, absolute.
+    pub repo: PathBuf,
+    /// The revision under review as given (`None`: a directory's files).
+    pub rev: Option<String>,
+    /// The revision under review, resolved: a commit id, or the
+    /// `worktree:...` name of a directory snapshot.
+    pub revision: String,
+    /// The base revision of the diff as given, if any.
+    pub base_rev: Option<String>,
+    /// The base revision resolved to a commit id.
+    pub base_revision: Option<String>,
+}
+
+/// A task as a user describes it, before its revisions are resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewTask {
+    /// The task's name.
+    pub id: String,
+    /// The repository or directory.
+    pub repo: PathBuf,
+    /// The revision under review (default: HEAD, or a directory's files).
+    pub rev: Option<String>,
+    /// The base revision of the diff.
+    pub base: Option<String>,
+}
+
+/// What can go wrong with tasks.
+#[derive(Debug, thiserror::Error)]
+pub enum TaskError {
+    /// No task has this id.
+    #[error("no task '{id}' in store {}; {}", store.display(), known_hint(known))]
+    UnknownTask {
+        /// The id asked for.
+        id: String,
+        /// The store directory.
+        store: PathBuf,
+        /// The ids the store holds.
+        known: Vec<String>,
+    },
+    /// A task with this id exists already.
+    #[error("task '{id}' exists already in store {}; remove it with `refscope task remove {id}` or pick another id", store.display())]
+    DuplicateTask {
+        /// The id.
+        id: String,
+        /// The store directory.
+        store: PathBuf,
+    },
+    /// The id is empty or has characters that would not survive a URL or
+    /// a shell.
+    #[error("task id '{id}' is not usable; use letters, digits, '.', '_' and '-'")]
+    BadTaskId {
+        /// The id given.
+        id: String,
+    },
+    /// A base revision was given for a plain directory.
+    #[error("{}: a plain directory has no history, so it cannot have a base revision; use a git repository", repo.display())]
+    BaseOnDirectory {
+        /// The directory.
+        repo: PathBuf,
+    },
+    /// A directory task's files changed on disk after the task was added and
+    /// before its snapshot was indexed.
+    #[error("the files of {} changed since task '{id}' was added; add the task again", repo.display())]
+    DirectoryChanged {
+        /// The task.
+        id: String,
+        /// The directory.
+        repo: PathBuf,
+    },
+    /// The tasks database failed.
+    #[error("tasks database {}: {source}", path.display())]
+    Sqlite {
+        /// The database file.
+        path: PathBuf,
+        /// What SQLite said.
+        source: rusqlite::Error,
+    },
+    /// The engine failed (a missing repository or revision, an unreadable
+    /// store).
+    #[error(transparent)]
+    Engine(#[from] refscope_engine::Error),
+}
+
+fn known_hint(known: &[String]) -> String {
+    if known.is_empty() {
+        "add one with `refscope task add --id ID --repo PATH --rev REV`".to_string()
+    } else {
+        format!("known tasks: {}", known.join(", "))
+    }
+}
+
+/// The tasks of one store directory.
+pub struct TaskStore {
+    dir: PathBuf,
+    db_path: PathBuf,
+    db: Connection,
+}
+
+impl TaskStore {
+    /// Opens (creating if needed) the tasks of the store in `dir`.
+    pub fn open(dir: &Path) -> Result<Self, TaskError> {
+        std::fs::create_dir_all(dir).map_err(|e| refscope_engine::Error::Io {
+            path: dir.to_path_buf(),
+            source: e,
+        })?;
+        let db_path = dir.join(TASKS_FILE);
+        let sqlite = |source| TaskError::Sqlite {
+            path: db_path.clone(),
+            source,
+        };
+        let db = Connection::open(&db_path).map_err(sqlite)?;
+        db.execute_batch(
+            "PRAGMA busy_timeout = 10000;
+             PRAGMA journal_mode = WAL;
+             CREATE TABLE IF NOT EXISTS tasks (
+                 id TEXT PRIMARY KEY,
+                 repo TEXT NOT NULL,
+                 rev TEXT,
+                 revision TEXT NOT NULL,
+                 base_rev TEXT,
+                 base_revision TEXT,
+                 added_at INTEGER NOT NULL
+             );",
+        )
+        .map_err(sqlite)?;
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            db_path,
+            db,
+        })
+    }
+
+    /// The store directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn sqlite(&self, source: rusqlite::Error) -> TaskError {
+        TaskError::Sqlite {
+            path: self.db_path.clone(),
+            source,
+        }
+    }
+
+    /// Adds a task; an existing id is refused.
+    pub fn add(&self, task: &Task) -> Result<(), TaskError> {
+        if self.find(&task.id)?.is_some() {
+            return Err(TaskError::DuplicateTask {
+                id: task.id.clone(),
+                store: self.dir.clone(),
+            });
+        }
+        let added_at = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        self.db
+            .execute(
+                "INSERT INTO tasks (id, repo, rev, revision, base_rev, base_revision, added_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    task.id,
+                    task.repo.to_string_lossy(),
+                    task.rev,
+                    task.revision,
+                    task.base_rev,
+                    task.base_revision,
+                    added_at
+                ],
+            )
+            .map_err(|e| self.sqlite(e))?;
+        Ok(())
+    }
+
+    /// The task with this id, if any.
+    pub fn find(&self, id: &str) -> Result<Option<Task>, TaskError> {
+        self.db
+            .prepare_cached(
+                "SELECT id, repo, rev, revision, base_rev, base_revision FROM tasks WHERE id = ?1",
+            )
+            .map_err(|e| self.sqlite(e))?
+            .query_row(params![id], task_row)
+            .optional()
+            .map_err(|e| self.sqlite(e))
+    }
+
+    /// The task with this id; an unknown id is an error listing the known
+    /// ones.
+    pub fn get(&self, id: &str) -> Result<Task, TaskError> {
+        match self.find(id)? {
+            Some(task) => Ok(task),
+            None => Err(TaskError::UnknownTask {
+                id: id.to_string(),
+                store: self.dir.clone(),
+                known: self.list()?.into_iter().map(|t| t.id).collect(),
+            }),
+        }
+    }
+
+    /// Every task, by id.
+    pub fn list(&self) -> Result<Vec<Task>, TaskError> {
+        let mut statement = self
+            .db
+            .prepare_cached(
+                "SELECT id, repo, rev, revision, base_rev, base_revision FROM tasks ORDER BY id",
+            )
+            .map_err(|e| self.sqlite(e))?;
+        let rows = statement
+            .query_map([], task_row)
+            .map_err(|e| self.sqlite(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sqlite(e))
+    }
+
+    /// Resolves a new task and adds it. A directory task's files are
+    /// indexed into `store` now (see the module documentation); `progress`
+    /// hears about that work.
+    pub fn register(
+        &self,
+        new: NewTask,
+        store: &Store,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<Task, TaskError> {
+        if self.find(&new.id)?.is_some() {
+            return Err(TaskError::DuplicateTask {
+                id: new.id,
+                store: self.dir.clone(),
+            });
+        }
+        let task = new.resolve()?;
+        // A directory snapshot is named `worktree:<digest>` by the engine.
+        if task.revision.starts_with("worktree:") {
+            TaskRevisions::open(store, &task, progress)?;
+        }
+        self.add(&task)?;
+        Ok(task)
+    }
+
+    /// Removes a task; an unknown id is an error.
+    pub fn remove(&self, id: &str) -> Result<Task, TaskError> {
+        let task = self.get(id)?;
+        self.db
+            .execute("DELETE FROM tasks WHERE id = ?1", params![id])
+            .map_err(|e| self.sqlite(e))?;
+        Ok(task)
+    }
+}
+
+fn task_row(r: &rusqlite::Row) -> rusqlite::Result<Task> {
+    Ok(Task {
+        id: r.get(0)?,
+        repo: PathBuf::from(r.get::<_, String>(1)?),
+        rev: r.get(2)?,
+        revision: r.get(3)?,
+        base_rev: r.get(4)?,
+        base_revision: r.get(5)?,
+    })
+}
+
+impl NewTask {
+    /// Checks the id, opens the repository and resolves the revisions:
+    /// commit ids for git, the snapshot name of a directory's files. A
+    /// missing repository or revision is an error naming it.
+    pub fn resolve(self) -> Result<Task, TaskError> {
+        let usable = !self.id.is_empty()
+            && self
+                .id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+        if !usable {
+            return Err(TaskError::BadTaskId { id: self.id });
+        }
+        let source = Source::open(&self.repo)?;
+        let repo = source.root().to_path_buf();
+        let (revision, base_revision) = match &source {
+            Source::Git { .. } => {
+                let rev = self.rev.as_deref().unwrap_or("HEAD");
+                let base = self
+                    .base
+                    .as_deref()
+                    .map(|b| source.commit_id(b))
+                    .transpose()?;
+                (source.commit_id(rev)?, base)
+            }
+            Source::Directory { root } => {
+                if self.base.is_some() {
+                    return Err(TaskError::BaseOnDirectory { repo: root.clone() });
+                }
+                let snapshot =
+                    source.resolve_revision(self.rev.as_deref(), &SourceLimits::default())?;
+                (snapshot.name, None)
+            }
+        };
+        let rev = match source {
+            Source::Git { .. } => Some(self.rev.unwrap_or_else(|| "HEAD".to_string())),
+            Source::Directory { .. } => None,
+        };
+        Ok(Task {
+            id: self.id,
+            repo,
+            rev,
+            revision,
+            base_rev: self.base,
+            base_revision,
+        })
+    }
+}
+
+/// A task's revisions, indexed in a store.
+#[derive(Debug, Clone)]
+pub struct TaskRevisions {
+    /// The task.
+    pub task: Task,
+    /// The revision under review.
+    pub revision: RevisionRow,
+    /// The base revision, when the task has one.
+    pub base: Option<RevisionRow>,
+}
+
+impl TaskRevisions {
+    /// The task's revisions in `store`, indexing those that are not indexed
+    /// yet. `progress` hears about indexing work (phases, files).
+    pub fn open(
+        store: &Store,
+        task: &Task,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<Self, TaskError> {
+        let revision = ensure_indexed(store, task, &task.revision, progress)?;
+        let base = task
+            .base_revision
+            .as_deref()
+            .map(|base| ensure_indexed(store, task, base, progress))
+            .transpose()?;
+        Ok(Self {
+            task: task.clone(),
+            revision,
+            base,
+        })
+    }
+}
+
+fn ensure_indexed(
+    store: &Store,
+    task: &Task,
+    name: &str,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<RevisionRow, TaskError> {
+    if let Some(row) = store.revision(name)? {
+        return Ok(row);
+    }
+    let source = Source::open(&task.repo)?;
+    let limits = SourceLimits::default();
+    let revision = match &source {
+        Source::Git { .. } => source.resolve_revision(Some(name), &limits)?,
+        Source::Directory { .. } => source.resolve_revision(None, &limits)?,
+    };
+    if revision.name != name {
+        return Err(TaskError::DirectoryChanged {
+            id: task.id.clone(),
+            repo: task.repo.clone(),
+        });
+    }
+    Indexer::new(store, IndexConfig::default()).index(&source, &revision, progress)?;
+    store.revision(name)?.ok_or_else(|| {
+        TaskError::Engine(refscope_engine::Error::NotIndexed {
+            store: store.dir().to_path_buf(),
+            revision: name.to_string(),
+        })
+    })
+}

@@ -1,0 +1,153 @@
+"""Drives `refscope mcp` with the official MCP Python SDK (PyPI `mcp` 2.3).
+
+Run by cli/tests/mcp_python.rs, which builds a git repository of the zoo
+fixture, adds task `zoo` to a store and passes:
+
+    context_client.py --refscope BIN --store DIR --task zoo --transport stdio|http
+
+It lists the tools, calls code_context (by its name and by a client's
+prefixed spelling), checks the answer, calls it with bad input and checks
+that each is an error result the server survives. Over HTTP it also checks
+that Ctrl-C (SIGINT) stops the server cleanly. Any failed check raises.
+"""
+
+import argparse
+import asyncio
+import json
+import re
+import signal
+import subprocess
+import sys
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+KEEPER = "src/main/java/com/zoo/Keeper.java"
+FEED = "com.zoo.Keeper#feed(com.zoo.Animal,com.zoo.Food)"
+
+
+def answer_of(result):
+    assert not result.is_error, f"expected an answer, got an error: {result.content}"
+    text = result.content[0].text
+    answer = json.loads(text)
+    assert result.structured_content == answer, "structured content and text differ"
+    return answer
+
+
+def error_text(result):
+    assert result.is_error, f"expected an error result, got {result.content}"
+    return result.content[0].text
+
+
+async def exercise(session, task):
+    await session.initialize()
+    tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+    assert "code_context" in tools, f"code_context not listed: {sorted(tools)}"
+    schema = tools["code_context"].input_schema
+    assert schema["type"] == "object"
+    assert set(schema["required"]) == {"task_id", "file_path", "diff_lines"}, schema["required"]
+    for optional in ["caller_depth", "callee_depth", "max_source_lines", "max_callers", "include_tests", "key_style"]:
+        assert optional in schema["properties"], f"{optional} missing from the schema"
+    description = tools["code_context"].description
+    for topic in ["Inputs:", "Output:", "When to use:", "Caveats:"]:
+        assert topic in description, f"the description does not cover {topic}"
+
+    arguments = {"task_id": task, "file_path": KEEPER, "diff_lines": [22, 25]}
+    answer = answer_of(await session.call_tool("code_context", arguments))
+    assert answer["task_id"] == task
+    assert answer["file"] == KEEPER
+    owning = answer["element_relations"]["owning_elements"]["22_25"]
+    assert len(owning) == 1, owning
+    info = answer["element_info"][owning[0]["element_id"]]
+    assert info["qualified_id"] == FEED, info
+    assert info["kind"] == "METHOD"
+    assert info["source"].startswith("    public void feed(Animal animal, Food food) {"), info["source"]
+    callers = {(loc["file"], loc["line"]) for loc in owning[0]["reference_locations"]}
+    assert (KEEPER, 19) in callers, callers
+    used_on_23 = answer["element_relations"]["referenced_elements"]["23"]
+    assert [(u["name"], u["kind"]) for u in used_on_23] == [("eat", "METHOD")], used_on_23
+    eat = answer["element_info"][used_on_23[0]["element_id"]]
+    implementations = {impl["element_id"] for impl in eat["implementations"]}
+    assert "com.zoo.Mammal#eat(com.zoo.Food)" in implementations, implementations
+
+    # A client that prefixes the server name reaches the same tool.
+    again = answer_of(await session.call_tool("refscope_code_context", arguments))
+    assert again == answer
+
+    zh = answer_of(await session.call_tool("code_context", {**arguments, "key_style": "zh"}))
+    assert "元素关系" in zh and "元素信息" in zh, sorted(zh)
+    assert "所属元素" in zh["元素关系"] and "引用元素" in zh["元素关系"]
+
+    bad_calls = [
+        ({**arguments, "diff_lines": [22, 25, 30]}, "pairs"),
+        ({**arguments, "diff_lines": [25, 22]}, "ends before it starts"),
+        ({**arguments, "diff_lines": [45, 400]}, "past the end"),
+        ({**arguments, "task_id": "no-such-task"}, "no task 'no-such-task'"),
+        ({**arguments, "file_path": "src/main/java/com/zoo/Gone.java"}, "Gone.java"),
+        ({"task_id": task, "file_path": KEEPER}, "diff_lines"),
+    ]
+    for bad, expected in bad_calls:
+        message = error_text(await session.call_tool("code_context", bad))
+        assert expected in message, f"{bad}: {message!r} does not mention {expected!r}"
+    message = error_text(await session.call_tool("no_such_tool", {}))
+    assert "unknown tool" in message, message
+
+    # Still serving after every refusal.
+    assert answer_of(await session.call_tool("code_context", arguments)) == answer
+    notes = answer_of(await session.call_tool("code_context", {**arguments, "file_path": "README.md", "diff_lines": [1, 2]}))
+    assert notes["element_relations"]["owning_elements"] == {}
+    assert any("not a Java file" in note for note in notes["notes"]), notes
+
+
+async def over_stdio(args):
+    params = StdioServerParameters(
+        command=args.refscope,
+        args=["mcp", "--store", args.store, "--tools", "context"],
+    )
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await exercise(session, args.task)
+
+
+async def over_http(args):
+    server = subprocess.Popen(
+        [args.refscope, "mcp", "--store", args.store, "--tools", "context", "--http", "127.0.0.1:0"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        url = None
+        seen = []
+        for line in server.stderr:
+            seen.append(line)
+            found = re.search(r"serving MCP on (http://\S+)", line)
+            if found:
+                url = found.group(1)
+                break
+        assert url, f"the server did not say where it listens: {''.join(seen)}"
+        assert url.endswith("/mcp"), url
+        async with streamable_http_client(url) as (read, write):
+            async with ClientSession(read, write) as session:
+                await exercise(session, args.task)
+        server.send_signal(signal.SIGINT)
+        code = server.wait(timeout=30)
+        assert code == 0, f"the server exited with {code} on Ctrl-C: {server.stderr.read()}"
+    finally:
+        if server.poll() is None:
+            server.kill()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--refscope", required=True)
+    parser.add_argument("--store", required=True)
+    parser.add_argument("--task", required=True)
+    parser.add_argument("--transport", choices=["stdio", "http"], required=True)
+    args = parser.parse_args()
+    asyncio.run(over_stdio(args) if args.transport == "stdio" else over_http(args))
+    print(f"ok: {args.transport}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
