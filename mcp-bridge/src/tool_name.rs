@@ -6,11 +6,16 @@
 //! because their model APIs allow only `[A-Za-z0-9_-]` in function names.
 //! The server maps every incoming name back before dispatch.
 
-/// The canonical name among `canonical` that `requested` spells: the name
-/// itself; the name with dots turned into underscores; either of those
-/// behind a prefix that ends in `_`, `-`, `.`, `/` or `:` (a client's
-/// server prefix). When several canonical names fit (a prefix form of one
-/// could end another), the longest wins. `None` when none fits.
+/// The canonical name among `canonical` that `requested` spells, or `None`.
+///
+/// Names are compared as words: maximal runs of ASCII letters and digits,
+/// without regard to case, so every run of other characters (`.`, `_`, `-`,
+/// `/`, `:`, doubled or not) is one separator. `requested` spells a name when
+/// its words end with the name's words: a prefix before a separator (a
+/// server name, `mcp`, `functions`) is accepted, but a word is never matched
+/// by the end of a longer word, and no word may be missing or added at the
+/// end. When several names fit (`skip` and `aicr.skip`), the one with the
+/// most words wins.
 ///
 /// ```
 /// use refscope_mcp_bridge::tool_name::canonical_tool_name;
@@ -24,28 +29,21 @@ pub fn canonical_tool_name<'a>(
     requested: &str,
     canonical: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let mut best: Option<&'a str> = None;
-    for name in canonical {
-        if name == requested {
-            return Some(name);
-        }
-        if spells(requested, name) && best.is_none_or(|b| name.len() > b.len()) {
-            best = Some(name);
-        }
-    }
-    best
+    let requested_words = words(requested);
+    canonical
+        .into_iter()
+        .map(|name| (name, words(name)))
+        .filter(|(_, name_words)| !name_words.is_empty() && requested_words.ends_with(name_words))
+        .max_by_key(|(_, name_words)| name_words.len())
+        .map(|(name, _)| name)
 }
 
-/// Whether `requested` is `name` with dots as underscores, or either form
-/// behind a separator-terminated prefix.
-fn spells(requested: &str, name: &str) -> bool {
-    let underscored = name.replace('.', "_");
-    [name, underscored.as_str()].into_iter().any(|form| {
-        requested == form
-            || requested.strip_suffix(form).is_some_and(|prefix| {
-                prefix.len() > 1 && prefix.ends_with(['_', '-', '.', '/', ':'])
-            })
-    })
+/// A name's words: maximal runs of ASCII letters and digits, lowercased.
+fn words(name: &str) -> Vec<String> {
+    name.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect()
 }
 
 #[cfg(test)]
@@ -61,7 +59,7 @@ mod tests {
 
     #[test]
     fn client_spellings_map_back_to_canonical_names() {
-        let cases: [(&str, Option<&str>); 12] = [
+        let cases: [(&str, Option<&str>); 14] = [
             ("code_context", Some("code_context")),
             ("aicr.report_problem", Some("aicr.report_problem")),
             ("aicr_report_problem", Some("aicr.report_problem")),
@@ -76,7 +74,9 @@ mod tests {
             ("report_problem", None),
             ("skip", None),
             ("code_contexts", None),
-            ("_code_context", None),
+            ("_code_context", Some("code_context")),
+            ("Code-Context", Some("code_context")),
+            ("xcode_context", None),
         ];
         for (requested, expected) in cases {
             assert_eq!(

@@ -31,15 +31,11 @@ pub const REVIEW_TOOL_NAMES: [&str; 5] = [
 ];
 
 /// The canonical `aicr.*` name that `requested` stands for, or `None` when it
-/// names no review tool.
-///
-/// Letters are compared without regard to case, and every run of characters
-/// other than ASCII letters and digits counts as one separator, so `.`, `_`,
-/// `-`, `/`, `:` and doubled separators are alike. The requested name must
-/// then be the tool's name itself or end with a separator followed by the
-/// tool's name: any prefix before that separator (a server name, `mcp`,
-/// `functions`) is accepted, but `report_problem` alone, `xaicr_skip` or
-/// `aicr_skip_all` are not review tools.
+/// names no review tool: [`crate::tool_name::canonical_tool_name`] over the
+/// review tools. Case and separators do not matter, and any prefix before a
+/// separator is accepted, but the whole tool name must end the requested
+/// one: `report_problem` alone, `xaicr_skip` or `aicr_skip_all` are not
+/// review tools.
 ///
 /// ```
 /// use refscope_mcp_bridge::aicr::normalize_tool_name;
@@ -50,21 +46,7 @@ pub const REVIEW_TOOL_NAMES: [&str; 5] = [
 /// assert_eq!(normalize_tool_name("report_problem"), None);
 /// ```
 pub fn normalize_tool_name(requested: &str) -> Option<&'static str> {
-    let requested_words = separated_words(requested);
-    REVIEW_TOOL_NAMES.into_iter().find(|canonical| {
-        let tool_words = separated_words(canonical);
-        requested_words.ends_with(&tool_words)
-    })
-}
-
-/// The name's words: maximal runs of ASCII letters and digits, lowercased.
-/// Comparing word lists makes "ends with, after a separator" exact: a word
-/// is never matched by a suffix of a longer word.
-fn separated_words(name: &str) -> Vec<String> {
-    name.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .map(str::to_ascii_lowercase)
-        .collect()
+    crate::tool_name::canonical_tool_name(requested, REVIEW_TOOL_NAMES)
 }
 
 #[cfg(test)]
