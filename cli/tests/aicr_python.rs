@@ -9,13 +9,10 @@
 mod aicr_fixture;
 mod common;
 
-use std::process::Command;
-
 use aicr_fixture::ReviewRepo;
-use common::{python_with_mcp, run, workspace_root};
+use common::{run, run_python_client};
 
 fn run_client(transport: &str) {
-    let python = python_with_mcp();
     let repo = ReviewRepo::build();
     let store = tempfile::tempdir().unwrap();
     let store_arg = store.path().to_str().unwrap();
@@ -37,25 +34,22 @@ fn run_client(transport: &str) {
         ],
     )
     .ok();
-    let script = workspace_root().join("mcp-bridge/tests/python/aicr_client.py");
-    let output = Command::new(python)
-        .arg(script)
-        .args(["--refscope", env!("CARGO_BIN_EXE_refscope")])
-        .args(["--store", store_arg, "--task", "review"])
-        .args(["--first", &repo.first, "--base", &repo.base])
-        .args(["--revision", &repo.revision, "--transport", transport])
-        .current_dir(repo.path())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "the Python MCP client of the review tools failed over {transport}\n--- stdout\n{}\n--- stderr\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&output.stdout).trim(),
-        format!("ok: {transport}")
+    run_python_client(
+        "aicr_client.py",
+        transport,
+        &[
+            "--store",
+            store_arg,
+            "--task",
+            "review",
+            "--first",
+            &repo.first,
+            "--base",
+            &repo.base,
+            "--revision",
+            &repo.revision,
+        ],
+        repo.path(),
     );
 }
 

@@ -9,9 +9,8 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
-use common::{TestRepo, python_with_mcp, run, workspace_root};
+use common::{TestRepo, run, run_python_client, workspace_root};
 
 /// A git repository of the zoo fixture and a store holding task `zoo`.
 fn zoo_task() -> (TestRepo, tempfile::TempDir) {
@@ -54,26 +53,12 @@ fn collect_files(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
 }
 
 fn run_client(transport: &str) {
-    let python = python_with_mcp();
     let (repo, store) = zoo_task();
-    let script = workspace_root().join("mcp-bridge/tests/python/context_client.py");
-    let output = Command::new(python)
-        .arg(script)
-        .args(["--refscope", env!("CARGO_BIN_EXE_refscope")])
-        .args(["--store", store.path().to_str().unwrap()])
-        .args(["--task", "zoo", "--transport", transport])
-        .current_dir(repo.path())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "the Python MCP client failed over {transport}\n--- stdout\n{}\n--- stderr\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&output.stdout).trim(),
-        format!("ok: {transport}")
+    run_python_client(
+        "context_client.py",
+        transport,
+        &["--store", store.path().to_str().unwrap(), "--task", "zoo"],
+        repo.path(),
     );
 }
 

@@ -166,3 +166,30 @@ pub fn python_with_mcp() -> PathBuf {
     );
     python
 }
+
+/// Runs the Python MCP client `mcp-bridge/tests/python/SCRIPT` against the
+/// `refscope` under test over `transport` (`stdio` or `http`) with `args`,
+/// in `cwd`, and asserts it reports `ok: TRANSPORT`.
+pub fn run_python_client(script: &str, transport: &str, args: &[&str], cwd: &Path) {
+    let script_path = workspace_root()
+        .join("mcp-bridge/tests/python")
+        .join(script);
+    let output = Command::new(python_with_mcp())
+        .arg(script_path)
+        .args(["--refscope", env!("CARGO_BIN_EXE_refscope")])
+        .args(["--transport", transport])
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "the Python MCP client {script} failed over {transport}\n--- stdout\n{}\n--- stderr\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        format!("ok: {transport}")
+    );
+}
