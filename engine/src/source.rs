@@ -565,12 +565,19 @@ impl WorkTree {
                 }
                 _ => {}
             }
-            let after = self.under(&rel);
-            changed += after.iter().filter(|file| !before.contains(file)).count();
-            changed += before
+            // A directory event may cover the whole tree: compare by path
+            // through a map, not pairwise.
+            let before: std::collections::HashMap<&str, BlobId> = before
                 .iter()
-                .filter(|file| !after.iter().any(|a| a.path == file.path))
+                .map(|f| (f.path.as_str(), f.blob_id))
+                .collect();
+            let after = self.under(&rel);
+            changed += after
+                .iter()
+                .filter(|file| before.get(file.path.as_str()) != Some(&file.blob_id))
                 .count();
+            let after: HashSet<&str> = after.iter().map(|f| f.path.as_str()).collect();
+            changed += before.keys().filter(|path| !after.contains(*path)).count();
         }
         changed
     }
