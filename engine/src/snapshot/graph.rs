@@ -23,14 +23,15 @@
 //! ```
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::ops::Deref;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use rusqlite::params;
 
-use super::{ElementView, FileEntry, Snapshot};
+use super::{ElementView, FileData, FileEntry, Snapshot};
 use crate::error::Error;
-use crate::facts::{ElementKind, ExprShape, FileFacts, NO_ELEMENT, RefSite};
-use crate::records::ElementRecord;
+use crate::facts::{ElementKind, ExprShape, NO_ELEMENT, RefSite};
 use crate::resolve::{Confidence, FileResolution, RefTargetKind, ResolvedRef};
 
 /// How many ids an unknown-element error suggests at most.
@@ -224,6 +225,21 @@ impl Snapshot<'_> {
     /// [`CallersConfig::polymorphic`], also the calls to the methods it
     /// overrides, marked with [`RefHit::via`].
     pub fn callers(&self, id: &str, config: &CallersConfig) -> Result<Vec<RefHit>, Error> {
+        Ok(self.callers_shared(id, config)?.as_ref().clone())
+    }
+
+    /// [`Self::callers`] without the copy: the answer is worked out once
+    /// per revision and kept in the snapshot's cache (a revision never
+    /// changes), so asking again, from this snapshot or a later one built
+    /// on the same cache, costs a lookup.
+    pub fn callers_shared(
+        &self,
+        id: &str,
+        config: &CallersConfig,
+    ) -> Result<Arc<Vec<RefHit>>, Error> {
+        if let Some(hits) = self.cache.callers(id, config.polymorphic) {
+            return Ok(hits);
+        }
         let mut walk = Walk::new(self);
         let mut hits: Vec<RefHit> = walk
             .sites_targeting(id, None)?
@@ -240,7 +256,10 @@ impl Snapshot<'_> {
                 }
             }
         }
-        Ok(sorted_hits(hits))
+        let hits = Arc::new(sorted_hits(hits));
+        self.cache
+            .keep_callers(id, config.polymorphic, hits.clone());
+        Ok(hits)
     }
 
     /// The references made inside an element: sites whose innermost
@@ -398,22 +417,33 @@ impl Snapshot<'_> {
     }
 }
 
-/// Everything the graph needs of one file.
-struct LoadedFile {
-    entry: FileEntry,
-    facts: FileFacts,
-    records: Vec<ElementRecord>,
-    resolution: FileResolution,
-}
+/// A file with its resolution decoded: everything the graph needs of it.
+#[derive(Clone)]
+struct LoadedFile(Arc<FileData>);
 
 /// A site found while walking, with its file kept for later checks.
 struct Candidate {
-    file: Rc<LoadedFile>,
+    file: LoadedFile,
     site: u32,
     hit: RefHit,
 }
 
+impl Deref for LoadedFile {
+    type Target = FileData;
+
+    fn deref(&self) -> &FileData {
+        &self.0
+    }
+}
+
 impl LoadedFile {
+    fn resolution(&self) -> &FileResolution {
+        self.0
+            .resolution
+            .get()
+            .expect("Walk::load decodes the resolution of every file it returns")
+    }
+
     fn view(&self, idx: u32) -> Option<ElementView> {
         Some(ElementView {
             path: self.entry.path.clone(),
@@ -460,7 +490,7 @@ impl LoadedFile {
     }
 
     fn refs_where(&self, keep: impl Fn(&ResolvedRef) -> bool) -> Vec<RefHit> {
-        self.resolution
+        self.resolution()
             .refs
             .iter()
             .filter(|r| keep(r))
@@ -473,11 +503,10 @@ impl LoadedFile {
     }
 }
 
-/// One walk over the graph: the snapshot plus the files and supertypes
-/// read so far.
+/// One walk over the graph: the snapshot (whose cache keeps the files
+/// read) plus the supertypes worked out so far.
 struct Walk<'a, 's> {
     snapshot: &'a Snapshot<'s>,
-    files: HashMap<String, Rc<LoadedFile>>,
     supertypes: HashMap<String, Rc<HashSet<String>>>,
 }
 
@@ -485,7 +514,6 @@ impl<'a, 's> Walk<'a, 's> {
     fn new(snapshot: &'a Snapshot<'s>) -> Self {
         Self {
             snapshot,
-            files: HashMap::new(),
             supertypes: HashMap::new(),
         }
     }
@@ -494,18 +522,10 @@ impl<'a, 's> Walk<'a, 's> {
         self.snapshot.db_error(e)
     }
 
-    fn load(&mut self, file: &FileEntry) -> Result<Rc<LoadedFile>, Error> {
-        if let Some(loaded) = self.files.get(&file.path) {
-            return Ok(loaded.clone());
-        }
-        let loaded = Rc::new(LoadedFile {
-            entry: file.clone(),
-            facts: self.snapshot.facts(file)?,
-            records: self.snapshot.records(file)?,
-            resolution: self.snapshot.resolution(file)?,
-        });
-        self.files.insert(file.path.clone(), loaded.clone());
-        Ok(loaded)
+    fn load(&mut self, file: &FileEntry) -> Result<LoadedFile, Error> {
+        let data = self.snapshot.file_data(file)?;
+        self.snapshot.file_resolution(&data)?;
+        Ok(LoadedFile(data))
     }
 
     /// Runs a query yielding `(text, unit)` rows and keeps the rows whose
@@ -832,7 +852,7 @@ impl<'a, 's> Walk<'a, 's> {
         for unit in self.posting_units(target)? {
             for file in self.snapshot.files_of_unit(unit)?.to_vec() {
                 let loaded = self.load(&file)?;
-                for r in &loaded.resolution.refs {
+                for r in &loaded.resolution().refs {
                     if r.target_id().as_deref() != Some(target) {
                         continue;
                     }
@@ -873,7 +893,7 @@ impl<'a, 's> Walk<'a, 's> {
         let mut out = Vec::new();
         for (file, idx) in self.declarations(id)? {
             let loaded = self.load(&file)?;
-            for link in &loaded.resolution.overrides {
+            for link in &loaded.resolution().overrides {
                 if link.element == idx {
                     out.extend(link.targets.iter().cloned());
                 }

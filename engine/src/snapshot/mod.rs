@@ -5,12 +5,13 @@
 //! `graph.rs` follows the global reference index (callers, callees,
 //! implementations, references).
 
+mod cache;
 mod diff;
 mod graph;
 mod structure;
 
-use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use rusqlite::{OptionalExtension, params};
 
@@ -22,6 +23,7 @@ use crate::source::{BlobId, Source};
 use crate::store::manifest::{read_file, read_manifest};
 use crate::store::{PackLocation, PackReader, RevisionRow, Store};
 
+pub use cache::{FileData, RevisionCache};
 pub use diff::{ChangeKind, Diff, DiffConfig, ElementChange};
 pub use graph::{CallersConfig, FoundElement, Implementation, RefHit};
 pub use structure::{ElementSearch, glob_matches, id_matches, package_of};
@@ -57,24 +59,33 @@ pub struct Snapshot<'s> {
     store: &'s Store,
     revision: RevisionRow,
     pack: PackReader,
-    /// The revision's files by unit, read once on first use: the global
-    /// index names units, and a unit may be shared by many revisions.
-    files_by_unit: OnceCell<HashMap<i64, Vec<FileEntry>>>,
-    /// Per file, the name line of each signature element: stored
-    /// references point at declarations in other files by ordinal.
-    signature_lines: RefCell<HashMap<String, Vec<u32>>>,
+    /// What snapshots of this revision have read and derived so far.
+    cache: Arc<RevisionCache>,
 }
 
 impl<'s> Snapshot<'s> {
-    /// A snapshot of an indexed revision.
+    /// A snapshot of an indexed revision, with a cache of its own.
     pub fn new(store: &'s Store, revision: RevisionRow) -> Result<Self, Error> {
+        Self::with_cache(store, Arc::new(RevisionCache::new(revision)))
+    }
+
+    /// A snapshot of the revision `cache` belongs to, reading through it
+    /// and adding to it: a long-lived reader keeps the cache between
+    /// calls, so nothing is decoded twice. The cache must come from the
+    /// same store.
+    pub fn with_cache(store: &'s Store, cache: Arc<RevisionCache>) -> Result<Self, Error> {
         Ok(Self {
             pack: store.pack_reader()?,
             store,
-            revision,
-            files_by_unit: OnceCell::new(),
-            signature_lines: RefCell::default(),
+            revision: cache.revision.clone(),
+            cache,
         })
+    }
+
+    /// The cache this snapshot reads through, to build the next snapshot
+    /// of the revision on.
+    pub fn cache(&self) -> &Arc<RevisionCache> {
+        &self.cache
     }
 
     /// Picks the revision to read: `rev` if given (a revision expression
@@ -154,14 +165,15 @@ impl<'s> Snapshot<'s> {
     /// The files of the revision whose content is `unit` (usually one; a
     /// blob copied to several paths gives several).
     pub fn files_of_unit(&self, unit: i64) -> Result<&[FileEntry], Error> {
-        if self.files_by_unit.get().is_none() {
+        if self.cache.files_by_unit.get().is_none() {
             let mut by_unit: HashMap<i64, Vec<FileEntry>> = HashMap::new();
             for file in self.files()? {
                 by_unit.entry(file.unit_id).or_default().push(file);
             }
-            let _ = self.files_by_unit.set(by_unit);
+            let _ = self.cache.files_by_unit.set(by_unit);
         }
         Ok(self
+            .cache
             .files_by_unit
             .get()
             .and_then(|by_unit| by_unit.get(&unit))
@@ -218,24 +230,68 @@ impl<'s> Snapshot<'s> {
     /// (see [`FileFacts::signature_ordinals`]); 0 when there is no such
     /// file or element.
     fn signature_line(&self, path: &str, ordinal: u32) -> u32 {
-        let mut cache = self.signature_lines.borrow_mut();
-        if !cache.contains_key(path) {
-            let lines = self
-                .file(path)
-                .and_then(|file| self.pack.declarations(&file.blob_id, self.location(&file)?))
-                .map(|facts| {
-                    facts
-                        .signature_ordinals()
-                        .iter()
-                        .zip(&facts.elements)
-                        .filter(|&(&ordinal, _)| ordinal != NO_ORDINAL)
-                        .map(|(_, element)| element.name_pos.line)
-                        .collect()
-                })
-                .unwrap_or_default();
-            cache.insert(path.to_string(), lines);
+        let known = self.lock_signature_lines().get(path).cloned();
+        let lines = match known {
+            Some(lines) => lines,
+            None => {
+                let lines: Arc<Vec<u32>> = Arc::new(self.read_signature_lines(path));
+                self.lock_signature_lines()
+                    .insert(path.to_string(), lines.clone());
+                lines
+            }
+        };
+        lines.get(ordinal as usize).copied().unwrap_or(0)
+    }
+
+    fn lock_signature_lines(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Vec<u32>>>> {
+        self.cache
+            .signature_lines
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The name lines of the signature elements of the file at `path`, in
+    /// ordinal order; empty when there is no such file.
+    fn read_signature_lines(&self, path: &str) -> Vec<u32> {
+        self.file(path)
+            .and_then(|file| self.pack.declarations(&file.blob_id, self.location(&file)?))
+            .map(|facts| {
+                facts
+                    .signature_ordinals()
+                    .iter()
+                    .zip(&facts.elements)
+                    .filter(|&(&ordinal, _)| ordinal != NO_ORDINAL)
+                    .map(|(_, element)| element.name_pos.line)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// A file's facts, records and (on first use) resolution, decoded once
+    /// per revision while the cache keeps them.
+    pub fn file_data(&self, file: &FileEntry) -> Result<Arc<FileData>, Error> {
+        if let Some(data) = self.cache.file(&file.path)
+            && data.entry == *file
+        {
+            return Ok(data);
         }
-        cache[path].get(ordinal as usize).copied().unwrap_or(0)
+        let data = Arc::new(FileData::new(
+            file.clone(),
+            self.facts(file)?,
+            self.records(file)?,
+        ));
+        self.cache.keep_file(data.clone());
+        Ok(data)
+    }
+
+    /// The resolution of a file read with [`Self::file_data`], decoded on
+    /// first use.
+    pub fn file_resolution<'d>(&self, data: &'d FileData) -> Result<&'d FileResolution, Error> {
+        if let Some(resolution) = data.resolution.get() {
+            return Ok(resolution);
+        }
+        let resolution = self.resolution(&data.entry)?;
+        Ok(data.resolution.get_or_init(|| resolution))
     }
 
     /// The resolved references of a file, in site order.
