@@ -1,15 +1,16 @@
 //! Building one code-context answer from a snapshot (and, with a base
 //! revision, a second one).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::ops::Deref;
 use std::rc::Rc;
+use std::sync::Arc;
 
-use refscope_engine::facts::{ElementKind, FileFacts};
-use refscope_engine::records::ElementRecord;
+use refscope_engine::facts::ElementKind;
 use refscope_engine::resolve::RefTargetKind;
-use refscope_engine::snapshot::{CallersConfig, ChangeKind, DiffConfig, RefHit};
+use refscope_engine::snapshot::{CallersConfig, ChangeKind, DiffConfig, FileData, RefHit};
 use refscope_engine::source::BlobReader;
-use refscope_engine::{ElementView, FileEntry, Snapshot};
+use refscope_engine::{ElementView, Snapshot};
 use serde_json::{Map, Value, json};
 
 use super::keys::{Family, InfoKey, Key, info_key, key};
@@ -211,11 +212,17 @@ fn parse_ranges(values: &[i64]) -> Result<Vec<(u32, u32)>, ContextError> {
     Ok(ranges)
 }
 
-/// One file as the assembly reads it, loaded once per answer.
-struct LoadedFile {
-    entry: FileEntry,
-    facts: FileFacts,
-    records: Vec<ElementRecord>,
+/// One file as the assembly reads it: decoded once per revision while
+/// the snapshot's cache keeps it.
+#[derive(Clone)]
+struct LoadedFile(Arc<FileData>);
+
+impl Deref for LoadedFile {
+    type Target = FileData;
+
+    fn deref(&self) -> &FileData {
+        &self.0
+    }
 }
 
 impl LoadedFile {
@@ -239,21 +246,17 @@ impl LoadedFile {
 struct FileCache<'a, 's> {
     snapshot: &'a Snapshot<'s>,
     blobs: &'a BlobReader,
-    files: HashMap<String, Rc<LoadedFile>>,
+    files: HashMap<String, LoadedFile>,
     lines: HashMap<String, Option<Rc<Vec<String>>>>,
 }
 
 impl FileCache<'_, '_> {
-    fn load(&mut self, path: &str) -> Result<Rc<LoadedFile>, refscope_engine::Error> {
+    fn load(&mut self, path: &str) -> Result<LoadedFile, refscope_engine::Error> {
         if let Some(file) = self.files.get(path) {
             return Ok(file.clone());
         }
         let entry = self.snapshot.file(path)?;
-        let file = Rc::new(LoadedFile {
-            facts: self.snapshot.facts(&entry)?,
-            records: self.snapshot.records(&entry)?,
-            entry,
-        });
+        let file = LoadedFile(self.snapshot.file_data(&entry)?);
         self.files.insert(path.to_string(), file.clone());
         Ok(file)
     }
@@ -444,18 +447,22 @@ impl<'a, 's> Answer<'a, 's> {
             let is_added = change.as_ref().is_some_and(|c| c.kind == ChangeKind::Added);
             let head_callers = self.direct_callers(snapshot, id)?;
             let base_callers = if is_added {
-                Vec::new()
+                Arc::default()
             } else {
                 self.direct_callers(base, id)?
             };
-            let site = |hit: &RefHit| (hit.path.clone(), hit.enclosing_named.clone());
+            fn site(hit: &RefHit) -> (&str, Option<&str>) {
+                (&hit.path, hit.enclosing_named.as_deref())
+            }
+            let head_sites: HashSet<_> = head_callers.iter().map(site).collect();
+            let base_sites: HashSet<_> = base_callers.iter().map(site).collect();
             let added: Vec<&RefHit> = head_callers
                 .iter()
-                .filter(|h| !base_callers.iter().any(|b| site(b) == site(h)))
+                .filter(|h| !base_sites.contains(&site(h)))
                 .collect();
             let removed: Vec<&RefHit> = base_callers
                 .iter()
-                .filter(|b| !head_callers.iter().any(|h| site(h) == site(b)))
+                .filter(|b| !head_sites.contains(&site(b)))
                 .collect();
             for (name, hits) in [(Key::CallersAdded, added), (Key::CallersRemoved, removed)] {
                 let total = hits.len();
@@ -480,17 +487,23 @@ impl<'a, 's> Answer<'a, 's> {
     }
 
     /// The callers of `id` in one revision, test sources left out unless
-    /// asked for.
+    /// asked for. Shared with the snapshot's cache when nothing is left
+    /// out.
     fn direct_callers(
         &self,
         snapshot: &Snapshot<'_>,
         id: &str,
-    ) -> Result<Vec<RefHit>, ContextError> {
-        Ok(snapshot
-            .callers(id, &CallersConfig::default())?
-            .into_iter()
-            .filter(|hit| self.settings.include_tests || !is_test_path(&hit.path))
-            .collect())
+    ) -> Result<Arc<Vec<RefHit>>, ContextError> {
+        let all = snapshot.callers_shared(id, &CallersConfig::default())?;
+        if self.settings.include_tests {
+            return Ok(all);
+        }
+        Ok(Arc::new(
+            all.iter()
+                .filter(|hit| !is_test_path(&hit.path))
+                .cloned()
+                .collect(),
+        ))
     }
 
     /// `{file, line, caller}` of a site, with `depth` beyond the first
@@ -526,9 +539,9 @@ impl<'a, 's> Answer<'a, 's> {
                         "note": "raise max_callers to see more",
                     }));
                 }
-                for hit in all.into_iter().take(kept) {
-                    out.push(self.location(&hit, depth));
-                    if let Some(caller) = hit.enclosing_named
+                for hit in all.iter().take(kept) {
+                    out.push(self.location(hit, depth));
+                    if let Some(caller) = hit.enclosing_named.clone()
                         && caller.contains('(')
                         && !seen.contains(&caller)
                     {

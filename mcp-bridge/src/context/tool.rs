@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
+use refscope_engine::snapshot::RevisionCache;
 use refscope_engine::source::BlobReader;
 use refscope_engine::{Snapshot, Source, Store};
 use schemars::JsonSchema;
@@ -118,6 +120,10 @@ pub struct ContextTools {
 struct OpenedTask {
     revisions: TaskRevisions,
     blobs: BlobReader,
+    /// What the calls so far read and derived of the revision and of the
+    /// base: indexed revisions never change, so later calls reuse it.
+    cache: Arc<RevisionCache>,
+    base_cache: Option<Arc<RevisionCache>>,
 }
 
 impl ContextTools {
@@ -169,15 +175,29 @@ impl ContextTools {
             let blobs = Source::open(&task.repo)
                 .and_then(|source| source.reader_spec().open())
                 .map_err(|e| ToolError::new(e.to_string()))?;
-            self.opened
-                .insert(task.id.clone(), OpenedTask { revisions, blobs });
+            let cache = Arc::new(RevisionCache::new(revisions.revision.clone()));
+            let base_cache = revisions
+                .base
+                .clone()
+                .map(|row| Arc::new(RevisionCache::new(row)));
+            self.opened.insert(
+                task.id.clone(),
+                OpenedTask {
+                    revisions,
+                    blobs,
+                    cache,
+                    base_cache,
+                },
+            );
         }
         let opened = &self.opened[&task.id];
         let engine_error = |e: refscope_engine::Error| ToolError::new(e.to_string());
         let snapshot =
-            Snapshot::new(&self.store, opened.revisions.revision.clone()).map_err(engine_error)?;
-        let base = match &opened.revisions.base {
-            Some(row) => Some(Snapshot::new(&self.store, row.clone()).map_err(engine_error)?),
+            Snapshot::with_cache(&self.store, opened.cache.clone()).map_err(engine_error)?;
+        let base = match &opened.base_cache {
+            Some(cache) => {
+                Some(Snapshot::with_cache(&self.store, cache.clone()).map_err(engine_error)?)
+            }
             None => None,
         };
         let request = ContextRequest {
