@@ -7,6 +7,7 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 use refscope_mcp_bridge::context::settings::ContextSettings;
 use refscope_mcp_bridge::context::tool::ContextTools;
+use refscope_mcp_bridge::query_tool::QueryTools;
 use refscope_mcp_bridge::server::{Server, Transport, serve};
 use refscope_mcp_bridge::task::TaskStore;
 use refscope_mcp_bridge::tool::ToolSet;
@@ -26,8 +27,9 @@ pub struct McpArgs {
     /// Shorthand for --transport http --host H --port P.
     #[arg(long, value_name = "HOST:PORT", conflicts_with_all = ["transport", "host", "port"])]
     http: Option<SocketAddr>,
-    /// The tool sets to offer, comma-separated: context, review.
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [ToolSetArg::Context, ToolSetArg::Review], value_name = "SETS")]
+    /// The tool sets to offer, comma-separated: context (`code_context`),
+    /// query (`code_query`), review (`aicr.*`, needs --task).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [ToolSetArg::Context, ToolSetArg::Query, ToolSetArg::Review], value_name = "SETS")]
     tools: Vec<ToolSetArg>,
     /// The review task the review tools work on (its repository, revision
     /// and base revision); needed for the review tool set.
@@ -55,6 +57,7 @@ enum TransportArg {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ToolSetArg {
     Context,
+    Query,
     Review,
 }
 
@@ -76,24 +79,25 @@ pub fn run(args: McpArgs) -> Result<()> {
     let tasks = TaskStore::open(&store_dir)?;
     // An unknown task is an error now, not at the first call.
     let task = args.task.as_deref().map(|id| tasks.get(id)).transpose()?;
-    let context_tools: Option<Box<dyn ToolSet>> = if args.tools.contains(&ToolSetArg::Context) {
-        Some(Box::new(ContextTools::open(&store_dir, settings)?))
-    } else {
-        None
-    };
+    let mut sets: Vec<Box<dyn ToolSet>> = Vec::new();
+    if args.tools.contains(&ToolSetArg::Context) {
+        sets.push(Box::new(ContextTools::open(&store_dir, settings)?));
+    }
+    if args.tools.contains(&ToolSetArg::Query) {
+        sets.push(Box::new(QueryTools::open(&store_dir)?));
+    }
     // The review tool set (`aicr.*`) is bound to one task: without --task
     // the server offers the other sets only.
-    let review_tools: Option<Box<dyn ToolSet>> = match &task {
-        Some(task) if args.tools.contains(&ToolSetArg::Review) => Some(Box::new(
+    match &task {
+        Some(task) if args.tools.contains(&ToolSetArg::Review) => sets.push(Box::new(
             crate::aicr::review_tools_of_task(task, &args.agent_dir)?,
         )),
         None if args.tools.contains(&ToolSetArg::Review) => {
             tracing::warn!("the review tools (aicr.*) need --task ID; not offered");
-            None
         }
-        _ => None,
-    };
-    let server = Server::new(context_tools, review_tools)?;
+        _ => {}
+    }
+    let server = Server::new(sets)?;
     tracing::info!(
         tools = ?server.tool_definitions().iter().map(|t| t.name).collect::<Vec<_>>(),
         "refscope MCP server starting"

@@ -14,7 +14,7 @@
 //! ```no_run
 //! use refscope_mcp_bridge::server::{Server, Transport, serve};
 //!
-//! let server = Server::new(None, None)?;
+//! let server = Server::new([])?;
 //! serve(server, Transport::Stdio)?;
 //! # Ok::<(), refscope_mcp_bridge::server::ServerError>(())
 //! ```
@@ -86,16 +86,14 @@ struct Shared {
 }
 
 impl Server {
-    /// A server offering the code-context tools and, when given, the review
-    /// tools (the `aicr.*` set bound to one task). Either may be absent
-    /// (`refscope mcp --tools`). Tool names must be unique across sets.
-    pub fn new(
-        context_tools: Option<Box<dyn ToolSet>>,
-        review_tools: Option<Box<dyn ToolSet>>,
-    ) -> Result<Self, ServerError> {
+    /// A server offering these tool sets, listed in this order: the
+    /// code-context tools, the query tools, the review tools (the `aicr.*`
+    /// set bound to one task) — whichever `refscope mcp --tools` chose.
+    /// Tool names must be unique across sets.
+    pub fn new(tool_sets: impl IntoIterator<Item = Box<dyn ToolSet>>) -> Result<Self, ServerError> {
         let mut sets = Vec::new();
         let mut tools: Vec<(ToolDefinition, usize)> = Vec::new();
-        for set in [context_tools, review_tools].into_iter().flatten() {
+        for set in tool_sets {
             let index = sets.len();
             for definition in set.definitions() {
                 if tools.iter().any(|(t, _)| t.name == definition.name) {

@@ -96,7 +96,8 @@ async fn start() -> Harness {
         inside: Arc::new(AtomicUsize::new(0)),
         most_inside: most_inside.clone(),
     };
-    let server = Server::new(Some(Box::new(context)), Some(Box::new(probe))).unwrap();
+    let sets: Vec<Box<dyn ToolSet>> = vec![Box::new(context), Box::new(probe)];
+    let server = Server::new(sets).unwrap();
     let (server_side, client_side) = tokio::io::duplex(1 << 16);
     tokio::spawn(async move {
         let running = server.serve(server_side).await.unwrap();

@@ -12,7 +12,9 @@ mod aicr_fixture;
 use refscope_mcp_bridge::aicr::{ReviewTarget, ReviewTools};
 use refscope_mcp_bridge::context::settings::ContextSettings;
 use refscope_mcp_bridge::context::tool::ContextTools;
+use refscope_mcp_bridge::query_tool::QueryTools;
 use refscope_mcp_bridge::server::Server;
+use refscope_mcp_bridge::tool::ToolSet;
 use serde_json::{Value, json};
 
 fn current_surface() -> Value {
@@ -28,7 +30,9 @@ fn current_surface() -> Value {
         base_revision: Some(repo.base.clone()),
     };
     let review = ReviewTools::open(&target, agent_dir.path()).unwrap();
-    let server = Server::new(Some(Box::new(context)), Some(Box::new(review))).unwrap();
+    let query = QueryTools::open(store.path()).unwrap();
+    let sets: Vec<Box<dyn ToolSet>> = vec![Box::new(context), Box::new(query), Box::new(review)];
+    let server = Server::new(sets).unwrap();
     let mut tools: Vec<Value> = server
         .tool_definitions()
         .into_iter()

@@ -12,7 +12,10 @@
 //! dispatch (`Server::call`: name mapping, the tool set's lock, the
 //! answer) and as an MCP round trip from an rmcp client over an in-process
 //! duplex pipe (JSON-RPC both ways). Prints p50, p90 and max of each and the
-//! answer's size in bytes (compact JSON, as the tool returns it).
+//! answer's size in bytes (compact JSON, as the tool returns it). Warm
+//! calls repeat one question, whose callers the server has memoized (an
+//! indexed revision never changes); `--fresh N` also times N questions
+//! about other files of the directory, each asked once.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -24,6 +27,7 @@ use refscope_mcp_bridge::context::settings::ContextSettings;
 use refscope_mcp_bridge::context::tool::ContextTools;
 use refscope_mcp_bridge::server::Server;
 use refscope_mcp_bridge::task::{NewTask, TaskStore};
+use refscope_mcp_bridge::tool::ToolSet;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Map, Value, json};
@@ -45,6 +49,11 @@ struct Args {
     /// Warm calls measured per way.
     #[arg(long, default_value_t = 200)]
     runs: usize,
+    /// Also ask, in the warm server, about this many other files of the
+    /// same directory (a 5-line range in the middle of each), each once:
+    /// what a question costs that no call asked before.
+    #[arg(long, default_value_t = 20)]
+    fresh: usize,
 }
 
 fn main() -> Result<()> {
@@ -68,7 +77,7 @@ fn main() -> Result<()> {
         tasks.register(new, &store, &mut |_| {})?;
     }
     let context = ContextTools::open(&args.store, ContextSettings::default())?;
-    let server = Server::new(Some(Box::new(context)), None)?;
+    let server = Server::new([Box::new(context) as Box<dyn ToolSet>])?;
     let Value::Object(arguments) = json!({
         "task_id": "bench",
         "file_path": args.file,
@@ -97,6 +106,8 @@ fn main() -> Result<()> {
         direct.push(started.elapsed());
         std::hint::black_box(answer);
     }
+
+    let fresh = fresh_calls(&server, &args)?;
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -133,7 +144,53 @@ fn main() -> Result<()> {
     println!("first call (opens the task): {:.1} ms", ms(cold));
     report("warm, Server::call", direct);
     report("warm, MCP round trip (rmcp client, duplex)", round_trip);
+    if !fresh.is_empty() {
+        report(
+            "warm server, a file no call asked about before, Server::call",
+            fresh,
+        );
+    }
     Ok(())
+}
+
+/// One `code_context` call per other `.java` file of the diff's directory
+/// (sorted by name, up to `--fresh`), each on lines in the middle of the
+/// file: nothing of those answers is cached yet.
+fn fresh_calls(server: &Server, args: &Args) -> Result<Vec<Duration>> {
+    let dir = std::path::Path::new(&args.file)
+        .parent()
+        .context("--file has no directory")?;
+    let mut names: Vec<String> = std::fs::read_dir(args.repo.join(dir))?
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".java"))
+        .collect();
+    names.sort();
+    let mut times = Vec::new();
+    for name in names {
+        if times.len() == args.fresh {
+            break;
+        }
+        let path = dir.join(&name);
+        if path == std::path::Path::new(&args.file) {
+            continue;
+        }
+        let text = std::fs::read_to_string(args.repo.join(&path))?;
+        let middle = (text.lines().count() / 2).max(1) as i64;
+        let Value::Object(arguments) = json!({
+            "task_id": "bench",
+            "file_path": path.to_string_lossy(),
+            "diff_lines": [middle, middle + 4],
+        }) else {
+            unreachable!()
+        };
+        let started = Instant::now();
+        let answer = server
+            .call("code_context", &arguments)
+            .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message))?;
+        times.push(started.elapsed());
+        std::hint::black_box(answer);
+    }
+    Ok(times)
 }
 
 fn ms(d: Duration) -> f64 {

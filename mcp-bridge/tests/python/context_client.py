@@ -7,7 +7,8 @@ fixture, adds task `zoo` to a store and passes:
 
 It lists the tools, calls code_context (by its name and by a client's
 prefixed spelling), checks the answer, calls it with bad input and checks
-that each is an error result the server survives. Over HTTP it also checks
+that each is an error result the server survives; then the same for
+code_query (the query language). Over HTTP it also checks
 that Ctrl-C (SIGINT) stops the server cleanly. Any failed check raises.
 """
 
@@ -99,11 +100,38 @@ async def exercise(session, task):
     assert notes["element_relations"]["owning_elements"] == {}
     assert any("not a Java file" in note for note in notes["notes"]), notes
 
+    await exercise_query(session, task, tools)
+
+
+async def exercise_query(session, task, tools):
+    assert "code_query" in tools, f"code_query not listed: {sorted(tools)}"
+    assert set(tools["code_query"].input_schema["required"]) == {"task_id", "query"}
+    query = f"{KEEPER}:22 | callers"
+    answer = answer_of(await session.call_tool("code_query", {"task_id": task, "query": query}))
+    assert answer["query"] == query
+    sites = {(row["edge"]["site"]["file"], row["edge"]["site"]["line"]) for row in answer["elements"]}
+    assert (KEEPER, 19) in sites, answer
+    assert all(row["edge"]["relation"] == "callers" for row in answer["elements"]), answer
+    assert answer["count"] == len(answer["elements"])
+    # The same through a dotted, prefixed spelling, and as a count.
+    counted = answer_of(await session.call_tool("refscope.code_query", {"task_id": task, "query": query + " | count"}))
+    assert counted["count"] == answer["count"] and counted["elements"] is None, counted
+
+    for bad, expected in [
+        ({"task_id": task, "query": "com.zoo.Keeper#feed | calers"}, "callers"),
+        ({"task_id": task, "query": "com.zoo.Nowhere#nothing"}, "com.zoo.Nowhere"),
+        ({"task_id": "no-such-task", "query": query}, "no task 'no-such-task'"),
+        ({"task_id": task}, "query"),
+    ]:
+        message = error_text(await session.call_tool("code_query", bad))
+        assert expected in message, f"{bad}: {message!r} does not mention {expected!r}"
+    assert answer_of(await session.call_tool("code_query", {"task_id": task, "query": query})) == answer
+
 
 async def over_stdio(args):
     params = StdioServerParameters(
         command=args.refscope,
-        args=["mcp", "--store", args.store, "--tools", "context"],
+        args=["mcp", "--store", args.store, "--tools", "context,query"],
     )
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
@@ -112,7 +140,7 @@ async def over_stdio(args):
 
 async def over_http(args):
     server = subprocess.Popen(
-        [args.refscope, "mcp", "--store", args.store, "--tools", "context", "--http", "127.0.0.1:0"],
+        [args.refscope, "mcp", "--store", args.store, "--tools", "context,query", "--http", "127.0.0.1:0"],
         stderr=subprocess.PIPE,
         text=True,
     )
