@@ -101,14 +101,20 @@ pub fn watch(
         let Ok(first) = events.recv() else {
             return Err(watch_error(notify::Error::generic("the watcher stopped")));
         };
+        if let Ok(event) = &first
+            && !may_change_files(event)
+        {
+            continue;
+        }
         let burst_started = Instant::now();
         let mut paths: Vec<PathBuf> = Vec::new();
         let mut rescan = false;
         let mut take = |event: notify::Result<notify::Event>| match event {
-            Ok(event) => {
+            Ok(event) if may_change_files(&event) => {
                 rescan |= event.need_rescan();
                 paths.extend(event.paths);
             }
+            Ok(_) => {}
             // Events were lost (a queue overflow): read everything again.
             Err(_) => rescan = true,
         };
@@ -147,6 +153,21 @@ pub fn watch(
         {
             return Ok(());
         }
+    }
+}
+
+/// Whether an event may mean changed files. Reads are not changes: the
+/// watcher's own reads of the tree (every update reads the files it
+/// indexes; a rescan opens every directory) come back as access events,
+/// and following them would rescan and rehash the tree after every save.
+/// A file closed after writing is a change.
+fn may_change_files(event: &notify::Event) -> bool {
+    use notify::EventKind;
+    use notify::event::{AccessKind, AccessMode};
+    match event.kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+        EventKind::Access(_) => event.need_rescan(),
+        _ => true,
     }
 }
 
@@ -189,4 +210,51 @@ fn count_changes(before: &crate::source::Revision, after: &crate::source::Revisi
         .collect();
     let changed = new.iter().filter(|(p, b)| old.get(*p) != Some(*b)).count();
     changed + old.keys().filter(|p| !new.contains_key(*p)).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use notify::event::{
+        AccessKind, AccessMode, CreateKind, DataChange, EventAttributes, Flag, ModifyKind,
+        RemoveKind,
+    };
+    use notify::{Event, EventKind};
+
+    use super::may_change_files;
+
+    fn event(kind: EventKind) -> Event {
+        Event {
+            kind,
+            paths: vec!["/tree/A.java".into()],
+            attrs: EventAttributes::new(),
+        }
+    }
+
+    #[test]
+    fn reads_are_not_changes_but_writes_and_lost_events_are() {
+        for read in [
+            AccessKind::Open(AccessMode::Read),
+            AccessKind::Open(AccessMode::Any),
+            AccessKind::Read,
+            AccessKind::Close(AccessMode::Read),
+            AccessKind::Any,
+        ] {
+            assert!(
+                !may_change_files(&event(EventKind::Access(read))),
+                "{read:?}"
+            );
+        }
+        for change in [
+            EventKind::Access(AccessKind::Close(AccessMode::Write)),
+            EventKind::Modify(ModifyKind::Data(DataChange::Any)),
+            EventKind::Create(CreateKind::File),
+            EventKind::Remove(RemoveKind::Any),
+            EventKind::Any,
+            EventKind::Other,
+        ] {
+            assert!(may_change_files(&event(change)), "{change:?}");
+        }
+        let lost = event(EventKind::Access(AccessKind::Any)).set_flag(Flag::Rescan);
+        assert!(may_change_files(&lost));
+    }
 }
