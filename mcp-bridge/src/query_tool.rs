@@ -2,7 +2,6 @@
 //! language") over a review task's revision, answered as the JSON of
 //! `refscope query --format json`.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -14,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::context::tool::input_schema;
-use crate::task::{TaskError, TaskRevisions, TaskStore};
+use crate::task::{OpenTasks, TaskError, TaskRevisions, TaskStore};
 use crate::tool::{ToolDefinition, ToolError, ToolSet};
 
 /// The tool's canonical name.
@@ -50,7 +49,7 @@ pub struct CodeQueryInput {
 pub struct QueryTools {
     store: Store,
     tasks: TaskStore,
-    opened: HashMap<String, OpenedTask>,
+    opened: OpenTasks<OpenedTask>,
 }
 
 struct OpenedTask {
@@ -65,7 +64,7 @@ impl QueryTools {
         Ok(Self {
             store: Store::open(store_dir)?,
             tasks: TaskStore::open(store_dir)?,
-            opened: HashMap::new(),
+            opened: OpenTasks::default(),
         })
     }
 
@@ -75,27 +74,22 @@ impl QueryTools {
             .tasks
             .get(&input.task_id)
             .map_err(|e| ToolError::new(e.to_string()))?;
-        if self
-            .opened
-            .get(&task.id)
-            .is_none_or(|opened| opened.revisions.task != task)
-        {
-            let revisions = TaskRevisions::open(&self.store, &task, &mut |event| {
-                tracing::info!(task = %task.id, ?event, "indexing the task's revisions on first use");
-            })
-            .map_err(|e| ToolError::new(e.to_string()))?;
-            let source = Source::open(&task.repo).map_err(|e| ToolError::new(e.to_string()))?;
-            let cache = Arc::new(RevisionCache::new(revisions.revision.clone()));
-            self.opened.insert(
-                task.id.clone(),
-                OpenedTask {
+        let store = &self.store;
+        let opened = self.opened.get_or_open(
+            &task.id,
+            |opened| opened.revisions.task == task,
+            || {
+                let revisions = TaskRevisions::open_for_tools(store, &task)
+                    .map_err(|e| ToolError::new(e.to_string()))?;
+                let source = Source::open(&task.repo).map_err(|e| ToolError::new(e.to_string()))?;
+                let cache = Arc::new(RevisionCache::new(revisions.revision.clone()));
+                Ok(OpenedTask {
                     revisions,
                     source,
                     cache,
-                },
-            );
-        }
-        let opened = &self.opened[&task.id];
+                })
+            },
+        )?;
         let snapshot = Snapshot::with_cache(&self.store, opened.cache.clone())
             .map_err(|e| ToolError::new(e.to_string()))?;
         let evaluator = Evaluator::new(&self.store, Some(&opened.source), snapshot);

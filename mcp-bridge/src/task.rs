@@ -355,6 +355,14 @@ pub struct TaskRevisions {
 }
 
 impl TaskRevisions {
+    /// [`Self::open`] for a tool set: indexing work is logged, since a
+    /// server has no progress bar.
+    pub fn open_for_tools(store: &Store, task: &Task) -> Result<Self, TaskError> {
+        Self::open(store, task, &mut |event| {
+            tracing::info!(task = %task.id, ?event, "indexing the task's revisions on first use");
+        })
+    }
+
     /// The task's revisions in `store`, indexing those that are not indexed
     /// yet. `progress` hears about indexing work (phases, files).
     pub fn open(
@@ -404,4 +412,127 @@ fn ensure_indexed(
             revision: name.to_string(),
         })
     })
+}
+
+/// How many tasks a tool set keeps open at once. An open task holds its
+/// repository and what was read of its revisions (up to some 150 MiB of
+/// decoded files each): a server reviewing many pull requests keeps the
+/// most recently used ones warm and reopens the others on demand.
+pub const MAX_OPEN_TASKS: usize = 4;
+
+/// Tasks opened by a tool set, by id: at most [`MAX_OPEN_TASKS`], the
+/// least recently used closed first.
+#[derive(Debug)]
+pub struct OpenTasks<T> {
+    open: std::collections::HashMap<String, (T, u64)>,
+    clock: u64,
+}
+
+impl<T> Default for OpenTasks<T> {
+    fn default() -> Self {
+        Self {
+            open: std::collections::HashMap::new(),
+            clock: 0,
+        }
+    }
+}
+
+impl<T> OpenTasks<T> {
+    /// The open task `id` when `current` says it still fits (the task was
+    /// not redefined since), else the one `open` makes, kept for next time.
+    pub fn get_or_open<E>(
+        &mut self,
+        id: &str,
+        current: impl FnOnce(&T) -> bool,
+        open: impl FnOnce() -> Result<T, E>,
+    ) -> Result<&T, E> {
+        self.clock += 1;
+        let fits = self.open.get(id).is_some_and(|(value, _)| current(value));
+        if !fits {
+            let value = open()?;
+            self.open.remove(id);
+            if self.open.len() >= MAX_OPEN_TASKS
+                && let Some(oldest) = self
+                    .open
+                    .iter()
+                    .min_by_key(|(_, (_, used))| *used)
+                    .map(|(key, _)| key.clone())
+            {
+                self.open.remove(&oldest);
+            }
+            self.open.insert(id.to_string(), (value, 0));
+        }
+        let entry = self
+            .open
+            .get_mut(id)
+            .expect("the task was just found or inserted");
+        entry.1 = self.clock;
+        Ok(&entry.0)
+    }
+
+    /// How many tasks are open.
+    pub fn len(&self) -> usize {
+        self.open.len()
+    }
+
+    /// Whether no task is open.
+    pub fn is_empty(&self) -> bool {
+        self.open.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod open_tasks_tests {
+    use super::{MAX_OPEN_TASKS, OpenTasks};
+
+    #[test]
+    fn keeps_the_most_recently_used_tasks_and_reopens_redefined_ones() {
+        let mut open: OpenTasks<(String, u32)> = OpenTasks::default();
+        let opened = std::cell::Cell::new(0);
+        let get = |open: &mut OpenTasks<(String, u32)>, id: &str, version: u32| {
+            open.get_or_open(
+                id,
+                |value| value.1 == version,
+                || {
+                    opened.set(opened.get() + 1);
+                    Ok::<_, ()>((id.to_string(), version))
+                },
+            )
+            .unwrap()
+            .clone()
+        };
+        for i in 0..MAX_OPEN_TASKS {
+            get(&mut open, &format!("t{i}"), 1);
+        }
+        assert_eq!(get(&mut open, "t0", 1), ("t0".to_string(), 1));
+        assert_eq!(open.len(), MAX_OPEN_TASKS);
+        // A new task closes the least recently used one: t1, not t0.
+        get(&mut open, "new", 1);
+        assert_eq!(open.len(), MAX_OPEN_TASKS);
+        let before = opened.get();
+        get(&mut open, "t0", 1);
+        assert_eq!(opened.get(), before, "t0 stayed open");
+        get(&mut open, "t1", 1);
+        assert_eq!(
+            opened.get(),
+            before + 1,
+            "t1 was closed and is opened again"
+        );
+        // A redefined task is opened again, in place.
+        assert_eq!(get(&mut open, "t1", 2), ("t1".to_string(), 2));
+        assert_eq!(opened.get(), before + 2);
+        assert_eq!(open.len(), MAX_OPEN_TASKS);
+    }
+
+    #[test]
+    fn a_failed_open_keeps_what_was_open() {
+        let mut open: OpenTasks<u32> = OpenTasks::default();
+        open.get_or_open("a", |_| true, || Ok::<_, &str>(1))
+            .unwrap();
+        assert_eq!(
+            open.get_or_open("a", |_| false, || Err("gone")),
+            Err("gone")
+        );
+        assert_eq!(open.get_or_open("a", |_| true, || Err("unused")), Ok(&1));
+    }
 }

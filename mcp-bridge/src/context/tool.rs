@@ -1,7 +1,6 @@
 //! The `code_context` tool: tasks, settings and the answer, behind the
 //! [`ToolSet`] seam the server serves.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -14,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::settings::{ContextSettings, KeyStyle, SettingsOverrides};
 use super::{ContextRequest, ContextSources, assemble};
-use crate::task::{Task, TaskError, TaskRevisions, TaskStore};
+use crate::task::{OpenTasks, Task, TaskError, TaskRevisions, TaskStore};
 use crate::tool::{ToolDefinition, ToolError, ToolSet};
 
 /// The canonical name of the tool.
@@ -114,7 +113,7 @@ pub struct ContextTools {
     store: Store,
     tasks: TaskStore,
     settings: ContextSettings,
-    opened: HashMap<String, OpenedTask>,
+    opened: OpenTasks<OpenedTask>,
 }
 
 struct OpenedTask {
@@ -134,7 +133,7 @@ impl ContextTools {
             store: Store::open(store_dir)?,
             tasks: TaskStore::open(store_dir)?,
             settings,
-            opened: HashMap::new(),
+            opened: OpenTasks::default(),
         })
     }
 
@@ -167,30 +166,28 @@ impl ContextTools {
     ) -> Result<Value, ToolError> {
         let settings = self.settings.with(overrides);
         let file_path = file_path.trim_start_matches("./");
-        if !self.opened.contains_key(&task.id) || self.opened[&task.id].revisions.task != *task {
-            let revisions = TaskRevisions::open(&self.store, task, &mut |event| {
-                tracing::info!(task = %task.id, ?event, "indexing the task's revisions on first use");
-            })
-            .map_err(tool_error)?;
-            let blobs = Source::open(&task.repo)
-                .and_then(|source| source.reader_spec().open())
-                .map_err(|e| ToolError::new(e.to_string()))?;
-            let cache = Arc::new(RevisionCache::new(revisions.revision.clone()));
-            let base_cache = revisions
-                .base
-                .clone()
-                .map(|row| Arc::new(RevisionCache::new(row)));
-            self.opened.insert(
-                task.id.clone(),
-                OpenedTask {
+        let store = &self.store;
+        let opened = self.opened.get_or_open(
+            &task.id,
+            |opened| opened.revisions.task == *task,
+            || {
+                let revisions = TaskRevisions::open_for_tools(store, task).map_err(tool_error)?;
+                let blobs = Source::open(&task.repo)
+                    .and_then(|source| source.reader_spec().open())
+                    .map_err(|e| ToolError::new(e.to_string()))?;
+                let cache = Arc::new(RevisionCache::new(revisions.revision.clone()));
+                let base_cache = revisions
+                    .base
+                    .clone()
+                    .map(|row| Arc::new(RevisionCache::new(row)));
+                Ok(OpenedTask {
                     revisions,
                     blobs,
                     cache,
                     base_cache,
-                },
-            );
-        }
-        let opened = &self.opened[&task.id];
+                })
+            },
+        )?;
         let engine_error = |e: refscope_engine::Error| ToolError::new(e.to_string());
         let snapshot =
             Snapshot::with_cache(&self.store, opened.cache.clone()).map_err(engine_error)?;
