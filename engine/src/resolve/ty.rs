@@ -98,7 +98,7 @@ impl Found {
     }
 }
 
-impl SymbolTable {
+impl SymbolTable<'_> {
     /// Instantiates a signature type. Type variables not in `subst` become
     /// the erasure of their bound (looked up in `scopes`, innermost first).
     pub(crate) fn instantiate(
