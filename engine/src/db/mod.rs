@@ -1,0 +1,338 @@
+//! The in-memory engine: a salsa database holding a revision's files,
+//! their facts, their signatures and their resolutions, so that the next
+//! revision (the next commit of a range, the next save under `watch`)
+//! recomputes only what its changes reach.
+//!
+//! Inputs are set by the driver, never read from disk by a query:
+//! [`SourceFile`] (one per path: its bytes, or facts the driver already
+//! extracted into the pack) and [`Workspace`] (the files of the revision
+//! and the libraries). The tracked functions in [`queries`] derive, per
+//! file, its facts, its type skeleton, its class signatures and its
+//! resolution; per revision, the type universe and which files declare
+//! which class; per class name, its source copies. A file's resolution
+//! reads classes one name at a time through [`queries::class_copies`], so
+//! it depends on exactly the names it looked up, and a signature without
+//! positions is what those names lead to: an edit inside a method body
+//! re-resolves that one file, a changed signature of class `A` re-resolves
+//! the files that looked up `A`.
+//!
+//! ```
+//! use refscope_engine::db::{Engine, FileContent, Libraries};
+//!
+//! let mut engine = Engine::new(Libraries::none());
+//! engine.set_files([(
+//!     "p/A.java",
+//!     FileContent::bytes(b"package p; class A { void m() { m(); } }"),
+//! )]);
+//! let files = engine.files();
+//! let resolved = engine.resolve_all(&files);
+//! assert_eq!(resolved[0].as_ref().unwrap().resolution.refs.len(), 1);
+//! ```
+
+mod lookup;
+pub mod queries;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+use rayon::prelude::*;
+use salsa::{Durability, Setter};
+
+use crate::digest::Digest128;
+use crate::jdk::JdkTypes;
+use crate::resolve::TrackedResolution;
+use crate::source::BlobId;
+use crate::store::{PackLocation, PackReader};
+use crate::symbols::classfile::ClassPath;
+
+pub use queries::FactsError;
+
+/// The database: salsa's storage plus the table of files by slot.
+#[salsa::db]
+#[derive(Clone)]
+pub struct EngineDatabase {
+    storage: salsa::Storage<Self>,
+    /// Every file ever added, by slot. Append-only: a slot never changes
+    /// its file, so queries may read it without being tracked.
+    slots: Arc<RwLock<Vec<SourceFile>>>,
+}
+
+/// What queries need from the database besides salsa's own.
+#[salsa::db]
+pub trait Db: salsa::Database {
+    /// The file with this slot (the number its declarations carry).
+    fn file_at_slot(&self, slot: u32) -> Option<SourceFile>;
+}
+
+#[salsa::db]
+impl salsa::Database for EngineDatabase {}
+
+#[salsa::db]
+impl Db for EngineDatabase {
+    fn file_at_slot(&self, slot: u32) -> Option<SourceFile> {
+        self.slots
+            .read()
+            .expect("slot lock")
+            .get(slot as usize)
+            .copied()
+    }
+}
+
+/// One Java file of the work tree or revision.
+#[salsa::input]
+pub struct SourceFile {
+    /// The number declarations of this file carry
+    /// ([`crate::symbols::SourceDecl::file`]); unique in the database.
+    #[returns(copy)]
+    pub slot: u32,
+    /// Its path in the revision.
+    #[returns(ref)]
+    pub path: Arc<str>,
+    /// Its content.
+    #[returns(ref)]
+    pub content: FileContent,
+}
+
+/// The revision as a whole: its files and its libraries. One per
+/// database.
+#[salsa::input(singleton)]
+pub struct Workspace {
+    /// The files, sorted by path.
+    #[returns(ref)]
+    pub files: Arc<[SourceFile]>,
+    /// The JDK and the class path.
+    #[returns(ref)]
+    pub libraries: Arc<Libraries>,
+}
+
+/// A file's content, as the driver has it.
+#[derive(Clone)]
+pub enum FileContent {
+    /// The bytes, extracted by [`queries::facts`].
+    Bytes {
+        /// The git blob id of the bytes.
+        blob_id: BlobId,
+        /// The bytes.
+        bytes: Arc<[u8]>,
+    },
+    /// Facts the driver extracted already and appended to the pack, read
+    /// back on demand (the pack is content-addressed and append-only, so
+    /// the read is a function of the blob id).
+    Packed {
+        /// The git blob id of the file's bytes.
+        blob_id: BlobId,
+        /// Where the facts are.
+        location: PackLocation,
+        /// The pack, mapped.
+        reader: Arc<PackReader>,
+    },
+}
+
+impl FileContent {
+    /// Content from bytes.
+    pub fn bytes(bytes: &[u8]) -> Self {
+        Self::Bytes {
+            blob_id: BlobId::of_bytes(bytes),
+            bytes: bytes.into(),
+        }
+    }
+
+    /// The git blob id of the content.
+    pub fn blob_id(&self) -> BlobId {
+        match self {
+            Self::Bytes { blob_id, .. } | Self::Packed { blob_id, .. } => *blob_id,
+        }
+    }
+}
+
+/// The libraries resolution reads: the JDK's type names and the class
+/// path its classes and the jars' are loaded from.
+pub struct Libraries {
+    /// The JDK's type names.
+    pub jdk: JdkTypes,
+    /// The class files, loaded on first use.
+    pub class_path: Arc<ClassPath>,
+    /// Tells libraries apart: equal digests, same libraries.
+    pub digest: [u8; 16],
+}
+
+impl Libraries {
+    /// No JDK and no jars: library names stay unresolved.
+    pub fn none() -> Self {
+        let jdk = JdkTypes::missing();
+        let class_path = ClassPath::new(&jdk, &[]).expect("an empty class path opens");
+        Self {
+            jdk,
+            class_path: Arc::new(class_path),
+            digest: Digest128::new(b"no libraries").finish(),
+        }
+    }
+}
+
+/// The driver's handle on the database: sets inputs from a revision's
+/// files and asks for resolutions, in parallel.
+pub struct Engine {
+    db: EngineDatabase,
+    workspace: Workspace,
+    by_path: HashMap<Arc<str>, SourceFile>,
+}
+
+impl Engine {
+    /// An engine with no files over `libraries`.
+    pub fn new(libraries: Libraries) -> Self {
+        Self::with_storage(salsa::Storage::default(), libraries)
+    }
+
+    /// An engine that reports every salsa event to `on_event` (tests count
+    /// what re-executes this way).
+    pub fn with_event_callback(
+        on_event: impl Fn(salsa::Event) + Send + Sync + 'static,
+        libraries: Libraries,
+    ) -> Self {
+        Self::with_storage(salsa::Storage::new(Some(Box::new(on_event))), libraries)
+    }
+
+    fn with_storage(storage: salsa::Storage<EngineDatabase>, libraries: Libraries) -> Self {
+        let db = EngineDatabase {
+            storage,
+            slots: Default::default(),
+        };
+        let workspace = Workspace::builder(Arc::from(Vec::new()), Arc::new(libraries))
+            .libraries_durability(Durability::HIGH)
+            .new(&db);
+        Self {
+            db,
+            workspace,
+            by_path: HashMap::new(),
+        }
+    }
+
+    /// The database, for calling queries directly.
+    pub fn db(&self) -> &EngineDatabase {
+        &self.db
+    }
+
+    /// The workspace input.
+    pub fn workspace(&self) -> Workspace {
+        self.workspace
+    }
+
+    /// The digest of the libraries in use.
+    pub fn libraries_digest(&self) -> [u8; 16] {
+        self.workspace.libraries(&self.db).digest
+    }
+
+    /// Replaces the libraries (every resolution depends on them).
+    pub fn set_libraries(&mut self, libraries: Libraries) {
+        self.workspace
+            .set_libraries(&mut self.db)
+            .with_durability(Durability::HIGH)
+            .to(Arc::new(libraries));
+    }
+
+    /// Makes `files` the revision's files: new paths are added, paths whose
+    /// blob changed get the new content, paths not named leave the
+    /// workspace. Unchanged files keep everything computed for them.
+    pub fn set_files<'p>(&mut self, files: impl IntoIterator<Item = (&'p str, FileContent)>) {
+        self.update_files(files.into_iter().map(|(path, content)| {
+            let blob_id = content.blob_id();
+            (path, blob_id, move || content)
+        }));
+    }
+
+    /// [`Self::set_files`] with contents made only for the paths that are
+    /// new or whose blob changed.
+    pub fn update_files<'p, F: FnOnce() -> FileContent>(
+        &mut self,
+        files: impl IntoIterator<Item = (&'p str, BlobId, F)>,
+    ) {
+        let mut listed: Vec<SourceFile> = Vec::new();
+        for (path, blob_id, content) in files {
+            let file = match self.by_path.get(path) {
+                Some(&file) => {
+                    if file.content(&self.db).blob_id() != blob_id {
+                        file.set_content(&mut self.db)
+                            .with_durability(Durability::LOW)
+                            .to(content());
+                    }
+                    file
+                }
+                None => {
+                    let mut slots = self.db.slots.write().expect("slot lock");
+                    let slot = slots.len() as u32;
+                    // Work-tree files are the volatile inputs: salsa's
+                    // default (low) durability.
+                    let file = SourceFile::new(&self.db, slot, Arc::from(path), content());
+                    slots.push(file);
+                    drop(slots);
+                    self.by_path.insert(file.path(&self.db).clone(), file);
+                    file
+                }
+            };
+            listed.push(file);
+        }
+        listed.sort_by(|a, b| a.path(&self.db).cmp(b.path(&self.db)));
+        listed.dedup();
+        if **self.workspace.files(&self.db) != *listed {
+            self.workspace
+                .set_files(&mut self.db)
+                .with_durability(Durability::LOW)
+                .to(Arc::from(listed));
+        }
+    }
+
+    /// The files of the workspace, sorted by path.
+    pub fn files(&self) -> Arc<[SourceFile]> {
+        self.workspace.files(&self.db).clone()
+    }
+
+    /// The file at `path`, if it is in the workspace.
+    pub fn file(&self, path: &str) -> Option<SourceFile> {
+        let file = *self.by_path.get(path)?;
+        self.workspace
+            .files(&self.db)
+            .binary_search_by(|f| f.path(&self.db).as_ref().cmp(path))
+            .is_ok()
+            .then_some(file)
+    }
+
+    /// The path of `file`.
+    pub fn path(&self, file: SourceFile) -> Arc<str> {
+        file.path(&self.db).clone()
+    }
+
+    /// The resolutions of `files`, in order, computed in parallel on the
+    /// current rayon pool: first every file's signature (so the table of
+    /// classes is complete before any file looks it up), then every
+    /// resolution. Each is recomputed only if what it read changed.
+    pub fn resolve_all(
+        &self,
+        files: &[SourceFile],
+    ) -> Vec<Result<Arc<TrackedResolution>, FactsError>> {
+        let all = self.workspace.files(&self.db).clone();
+        // A database handle is not shared between threads: each worker
+        // clones its own from this one.
+        let handle = std::sync::Mutex::new(self.db.clone());
+        let fork = || handle.lock().expect("handle lock").clone();
+        all.par_iter().for_each_init(fork, |db, &file| {
+            queries::skeleton(db, file);
+        });
+        all.par_iter().for_each_init(fork, |db, &file| {
+            queries::signature(db, file);
+        });
+        files
+            .par_iter()
+            .map_init(fork, |db, &file| queries::resolve(db, file))
+            .collect()
+    }
+
+    /// A digest of what each of `names` leads to for `file` now (see
+    /// [`crate::resolve::lookups_digest`]): equal to the digest recorded
+    /// with an earlier resolution of the same content, the file resolves
+    /// as it did then.
+    pub fn lookups_digest(&self, file: SourceFile, names: &[impl AsRef<str>]) -> [u8; 16] {
+        lookup::lookups_digest(&self.db, file, names)
+    }
+}
