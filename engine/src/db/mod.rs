@@ -25,7 +25,8 @@
 //!     FileContent::bytes(b"package p; class A { void m() { m(); } }"),
 //! )]);
 //! let files = engine.files();
-//! let resolved = engine.resolve_all(&files);
+//! let pool = rayon::ThreadPoolBuilder::new().build().unwrap();
+//! let resolved = engine.resolve_all(&pool, &files);
 //! assert_eq!(resolved[0].as_ref().unwrap().resolution.refs.len(), 1);
 //! ```
 
@@ -303,29 +304,75 @@ impl Engine {
         file.path(&self.db).clone()
     }
 
-    /// The resolutions of `files`, in order, computed in parallel on the
-    /// current rayon pool: first every file's signature (so the table of
-    /// classes is complete before any file looks it up), then every
-    /// resolution. Each is recomputed only if what it read changed.
+    /// Derives every file's signature in parallel on `pool`, so that the table of classes is complete before any file
+    /// looks a class up: first the type skeletons (the type universe needs
+    /// them all), then the signatures. Each is recomputed only if what it
+    /// read changed.
+    pub fn prepare(&self, pool: &rayon::ThreadPool) {
+        let all = self.workspace.files(&self.db).clone();
+        let handle = self.handle();
+        let fork = || handle.lock().expect("handle lock").clone();
+        pool.install(|| {
+            all.par_iter().for_each_init(fork, |db, &file| {
+                queries::skeleton(db, file);
+            })
+        });
+        queries::universe(&self.db, self.workspace);
+        pool.install(|| {
+            all.par_iter().for_each_init(fork, |db, &file| {
+                queries::signature(db, file);
+            })
+        });
+    }
+
+    /// A handle to clone per worker thread: a database handle is not
+    /// shared between threads, each worker clones its own.
+    fn handle(&self) -> std::sync::Mutex<EngineDatabase> {
+        std::sync::Mutex::new(self.db.clone())
+    }
+
+    /// The resolutions of `files`, in order, computed in parallel on
+    /// `pool` after [`Self::prepare`]. Each is recomputed only
+    /// if what it read changed.
     pub fn resolve_all(
         &self,
+        pool: &rayon::ThreadPool,
         files: &[SourceFile],
     ) -> Vec<Result<Arc<TrackedResolution>, FactsError>> {
-        let all = self.workspace.files(&self.db).clone();
-        // A database handle is not shared between threads: each worker
-        // clones its own from this one.
-        let handle = std::sync::Mutex::new(self.db.clone());
+        self.prepare(pool);
+        let handle = self.handle();
         let fork = || handle.lock().expect("handle lock").clone();
-        all.par_iter().for_each_init(fork, |db, &file| {
-            queries::skeleton(db, file);
-        });
-        all.par_iter().for_each_init(fork, |db, &file| {
-            queries::signature(db, file);
-        });
-        files
-            .par_iter()
-            .map_init(fork, |db, &file| queries::resolve(db, file))
-            .collect()
+        pool.install(|| {
+            files
+                .par_iter()
+                .map_init(fork, |db, &file| queries::resolve(db, file))
+                .collect()
+        })
+    }
+
+    /// The source root of `file`: its directory without its package's
+    /// folders.
+    pub fn source_root(&self, file: SourceFile) -> String {
+        let package = queries::signature(&self.db, file).package.clone();
+        crate::resolve::table::source_root(file.path(&self.db), package.as_deref()).to_string()
+    }
+
+    /// [`Self::lookups_digest`] of many files, in parallel on `pool`.
+    pub fn lookups_digests(
+        &self,
+        pool: &rayon::ThreadPool,
+        asked: &[(SourceFile, &[String])],
+    ) -> Vec<[u8; 16]> {
+        let handle = self.handle();
+        let fork = || handle.lock().expect("handle lock").clone();
+        pool.install(|| {
+            asked
+                .par_iter()
+                .map_init(fork, |db, &(file, names)| {
+                    lookup::lookups_digest(db, file, names)
+                })
+                .collect()
+        })
     }
 
     /// A digest of what each of `names` leads to for `file` now (see

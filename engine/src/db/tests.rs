@@ -65,7 +65,8 @@ impl Logged {
     /// Every file's resolution, by path.
     fn resolve(&self) -> Vec<(String, Arc<TrackedResolution>)> {
         let files = self.engine.files();
-        let resolved = self.engine.resolve_all(&files);
+        let pool = rayon::ThreadPoolBuilder::new().build().unwrap();
+        let resolved = self.engine.resolve_all(&pool, &files);
         files
             .iter()
             .zip(resolved)
