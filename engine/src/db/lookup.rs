@@ -1,6 +1,7 @@
 //! The symbol table of one file's resolution, answered by the database one
 //! class key at a time, so that salsa records the keys the file looked up.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::thread::ThreadId;
@@ -43,12 +44,16 @@ struct DbClasses<'d> {
     thread: ThreadId,
     slot: u32,
     own: HashMap<Arc<str>, Arc<ClassEntry>>,
+    /// Copies already asked for: a file looks the same few classes up
+    /// many times, and the first query recorded the dependency.
+    asked: RefCell<HashMap<Box<str>, Vec<Arc<ClassEntry>>>>,
 }
 
 // SAFETY: a database handle must not be used from two threads at once,
-// which `Sync` would allow through `&DbClasses`. Every method checks that
-// it runs on the thread that made the value before it touches `db`, and
-// panics otherwise, so the handle is only ever used from that thread.
+// nor a `RefCell`, which `Sync` would allow through `&DbClasses`. Every
+// method checks that it runs on the thread that made the value before it
+// touches `db` or `asked`, and panics otherwise, so both are only ever used
+// from that thread.
 unsafe impl Sync for DbClasses<'_> {}
 
 impl<'d> DbClasses<'d> {
@@ -70,6 +75,7 @@ impl<'d> DbClasses<'d> {
             thread: std::thread::current().id(),
             slot: file.slot(db),
             own,
+            asked: RefCell::default(),
         }
     }
 
@@ -86,6 +92,9 @@ impl<'d> DbClasses<'d> {
 impl SourceClasses for DbClasses<'_> {
     fn copies(&self, name: &str) -> Vec<Arc<ClassEntry>> {
         let db = self.db();
+        if let Some(copies) = self.asked.borrow().get(name) {
+            return copies.clone();
+        }
         let mut copies = class_copies(db, ClassName::new(db, name));
         for copy in &mut copies {
             if copy.sig.decl.is_some_and(|d| d.file == self.slot)
@@ -94,6 +103,7 @@ impl SourceClasses for DbClasses<'_> {
                 *copy = own.clone();
             }
         }
+        self.asked.borrow_mut().insert(name.into(), copies.clone());
         copies
     }
 
