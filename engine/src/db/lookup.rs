@@ -10,7 +10,7 @@ use super::queries::{self, ClassName, anonymous_entry, class_copies, file_classe
 use super::{Db, SourceFile, Workspace};
 use crate::facts::FileFacts;
 use crate::names::Qualifier;
-use crate::resolve::table::is_anonymous;
+use crate::resolve::table::{is_anonymous, source_root};
 use crate::resolve::{self, ClassEntry, SourceClasses, SymbolTable, TrackedResolution};
 
 /// Resolves `file` against the database (the body of
@@ -18,7 +18,13 @@ use crate::resolve::{self, ClassEntry, SourceClasses, SymbolTable, TrackedResolu
 pub(super) fn resolve_in_db(db: &dyn Db, file: SourceFile, facts: &FileFacts) -> TrackedResolution {
     let workspace = Workspace::get(db);
     let classes = DbClasses::new(db, workspace, file);
-    let table = SymbolTable::over(&classes, Some(workspace.libraries(db).class_path.clone()));
+    let own = file_classes(db, file);
+    let root = source_root(file.path(db), own.package.as_deref());
+    let table = SymbolTable::over(
+        &classes,
+        Some(workspace.libraries(db).class_path.clone()),
+        db.shared_methods(root).map(|s| s.0),
+    );
     let qualifier = Qualifier::new(queries::universe(db, workspace), facts);
     resolve::resolve_file_tracked(&table, &qualifier, facts, file.slot(db))
 }
@@ -27,7 +33,11 @@ pub(super) fn resolve_in_db(db: &dyn Db, file: SourceFile, facts: &FileFacts) ->
 pub(super) fn lookups_digest(db: &dyn Db, file: SourceFile, names: &[impl AsRef<str>]) -> [u8; 16] {
     let workspace = Workspace::get(db);
     let classes = DbClasses::new(db, workspace, file);
-    let table = SymbolTable::over(&classes, Some(workspace.libraries(db).class_path.clone()));
+    let table = SymbolTable::over(
+        &classes,
+        Some(workspace.libraries(db).class_path.clone()),
+        None,
+    );
     resolve::lookups_digest(
         &table,
         queries::universe(db, workspace),
@@ -47,12 +57,14 @@ struct DbClasses<'d> {
     /// Copies already asked for: a file looks the same few classes up
     /// many times, and the first query recorded the dependency.
     asked: RefCell<HashMap<Box<str>, Vec<Arc<ClassEntry>>>>,
+    /// Paths already asked for, by slot: one per reference into a file.
+    paths: RefCell<HashMap<u32, Option<Arc<str>>>>,
 }
 
 // SAFETY: a database handle must not be used from two threads at once,
 // nor a `RefCell`, which `Sync` would allow through `&DbClasses`. Every
 // method checks that it runs on the thread that made the value before it
-// touches `db` or `asked`, and panics otherwise, so both are only ever used
+// touches `db`, `asked` or `paths`, and panics otherwise, so both are only ever used
 // from that thread.
 unsafe impl Sync for DbClasses<'_> {}
 
@@ -76,6 +88,7 @@ impl<'d> DbClasses<'d> {
             slot: file.slot(db),
             own,
             asked: RefCell::default(),
+            paths: RefCell::default(),
         }
     }
 
@@ -109,7 +122,12 @@ impl SourceClasses for DbClasses<'_> {
 
     fn path(&self, file: u32) -> Option<Arc<str>> {
         let db = self.db();
-        Some(db.file_at_slot(file)?.path(db).clone())
+        if let Some(path) = self.paths.borrow().get(&file) {
+            return path.clone();
+        }
+        let path = db.file_at_slot(file).map(|f| f.path(db).clone());
+        self.paths.borrow_mut().insert(file, path.clone());
+        path
     }
 
     fn root(&self, file: u32) -> Option<Arc<str>> {

@@ -44,6 +44,7 @@ use salsa::{Durability, Setter};
 use crate::digest::Digest128;
 use crate::jdk::JdkTypes;
 use crate::resolve::TrackedResolution;
+use crate::resolve::table::{LookupMemo, MethodMemo, SharedMemos};
 use crate::source::BlobId;
 use crate::store::{PackLocation, PackReader};
 use crate::symbols::classfile::ClassPath;
@@ -58,6 +59,22 @@ pub struct EngineDatabase {
     /// Every file ever added, by slot. Append-only: a slot never changes
     /// its file, so queries may read it without being tracked.
     slots: Arc<RwLock<Vec<SourceFile>>>,
+    /// While [`Engine::resolve_all`] runs: a method memo shared by the
+    /// files it resolves. Its answers are those each file would compute
+    /// in the current revision, and a file taking one asks for the
+    /// classes it was computed from (see [`SymbolTable::over`]), so
+    /// reading it untracked changes neither results nor dependencies.
+    ///
+    /// [`SymbolTable::over`]: crate::resolve::SymbolTable
+    shared_methods: Arc<RwLock<Option<Arc<SharedMethods>>>>,
+}
+
+/// A revision's shared memos, partitioned by source root.
+#[derive(Default)]
+struct SharedMethods {
+    methods: Arc<MethodMemo>,
+    lookups: Arc<LookupMemo>,
+    roots: std::sync::Mutex<HashMap<String, u32>>,
 }
 
 /// What queries need from the database besides salsa's own.
@@ -65,7 +82,15 @@ pub struct EngineDatabase {
 pub trait Db: salsa::Database {
     /// The file with this slot (the number its declarations carry).
     fn file_at_slot(&self, slot: u32) -> Option<SourceFile>;
+
+    /// The method memo shared by the files being resolved together, if
+    /// any, with the partition of files in source root `root`.
+    fn shared_methods(&self, root: &str) -> Option<SharedMethodPartition>;
 }
+
+/// One source root's part of the shared memos (opaque outside the
+/// engine).
+pub struct SharedMethodPartition(SharedMemos);
 
 #[salsa::db]
 impl salsa::Database for EngineDatabase {}
@@ -78,6 +103,18 @@ impl Db for EngineDatabase {
             .expect("slot lock")
             .get(slot as usize)
             .copied()
+    }
+
+    fn shared_methods(&self, root: &str) -> Option<SharedMethodPartition> {
+        let shared = self.shared_methods.read().expect("memo lock").clone()?;
+        let mut roots = shared.roots.lock().expect("roots lock");
+        let next = roots.len() as u32;
+        let partition = *roots.entry(root.to_string()).or_insert(next);
+        Some(SharedMethodPartition(SharedMemos {
+            methods: shared.methods.clone(),
+            lookups: shared.lookups.clone(),
+            partition,
+        }))
     }
 }
 
@@ -199,6 +236,7 @@ impl Engine {
         let db = EngineDatabase {
             storage,
             slots: Default::default(),
+            shared_methods: Default::default(),
         };
         let workspace = Workspace::builder(Arc::from(Vec::new()), Arc::new(libraries))
             .libraries_durability(Durability::HIGH)
@@ -342,12 +380,16 @@ impl Engine {
         self.prepare(pool);
         let handle = self.handle();
         let fork = || handle.lock().expect("handle lock").clone();
-        pool.install(|| {
+        *self.db.shared_methods.write().expect("memo lock") = Some(Arc::default());
+        let resolved = pool.install(|| {
             files
                 .par_iter()
                 .map_init(fork, |db, &file| queries::resolve(db, file))
                 .collect()
-        })
+        });
+        // The next revision's answers may differ.
+        *self.db.shared_methods.write().expect("memo lock") = None;
+        resolved
     }
 
     /// The source root of `file`: its directory without its package's

@@ -12,7 +12,7 @@ use crate::digest::Digest128;
 /// Method lookups by (source root of the asking file when the revision
 /// has duplicated classes, else 0; type; name).
 /// [`SymbolTable::lookup_digest`] answers by (memo partition, name).
-type LookupMemo = std::sync::RwLock<HashMap<(u32, Box<str>), [u8; 16]>>;
+pub(crate) type LookupMemo = std::sync::RwLock<HashMap<(u32, Box<str>), [u8; 16]>>;
 
 /// Each answer keeps the names its computation looked up (see
 /// [`super::deps`]), replayed when a file takes the answer from the memo.
@@ -37,6 +37,19 @@ impl ClassEntry {
     pub fn is_source(&self) -> bool {
         self.sig.decl.is_some()
     }
+}
+
+/// Memos shared by the tables of one revision's files (see
+/// [`SymbolTable::over`]).
+#[derive(Clone)]
+pub(crate) struct SharedMemos {
+    /// Method lookups.
+    pub(crate) methods: Arc<MethodMemo>,
+    /// [`SymbolTable::lookup_digest`].
+    pub(crate) lookups: Arc<LookupMemo>,
+    /// The partition of the file a table serves: files that may see
+    /// different copies of a class must not share one.
+    pub(crate) partition: u32,
 }
 
 /// Whether `sig` is an anonymous class (`p.A$1`).
@@ -93,8 +106,11 @@ pub struct SymbolTable<'s> {
     cache: std::sync::RwLock<HashMap<Arc<str>, Option<Arc<ClassEntry>>>>,
     /// Results of method lookups, shared by every file of the revision.
     pub(crate) method_memo: MethodMemo,
+    /// With an external source: memos shared with the tables of the
+    /// revision's other files, and this file's partition of them.
+    pub(crate) shared: Option<SharedMemos>,
     /// [`Self::lookup_digest`] by (memo partition, name).
-    lookup_memo: LookupMemo,
+    lookup_memo: Arc<LookupMemo>,
     /// Paths of the revision's files, by file index.
     pub paths: Vec<String>,
     /// Source root of each file (an interned id).
@@ -140,14 +156,27 @@ impl<'s> SymbolTable<'s> {
     /// A table whose source classes are answered by `external`, one name at
     /// a time, with the library class path. Method lookups are memoized
     /// for the table's life, so one table serves one file.
-    pub fn over(external: &'s dyn SourceClasses, library: Option<Arc<ClassPath>>) -> Self {
+    ///
+    /// `shared` are memos shared by the tables of one revision's files,
+    /// with the partition of this file (files that may see different
+    /// copies of a class must not share a partition): an answer found
+    /// there has its looked-up names asked of `external` again, so the
+    /// caller learns what the file depends on either way.
+    pub(crate) fn over(
+        external: &'s dyn SourceClasses,
+        library: Option<Arc<ClassPath>>,
+        shared: Option<SharedMemos>,
+    ) -> Self {
         Self {
             external: Some(external),
             source: HashMap::default(),
             library,
             cache: Default::default(),
             method_memo: Default::default(),
-            lookup_memo: Default::default(),
+            lookup_memo: shared
+                .as_ref()
+                .map_or_else(Default::default, |s| s.lookups.clone()),
+            shared,
             paths: Vec::new(),
             roots: Vec::new(),
             duplicates: HashMap::default(),
@@ -201,6 +230,7 @@ impl<'s> SymbolTable<'s> {
             library,
             cache: Default::default(),
             method_memo: Default::default(),
+            shared: None,
             lookup_memo: Default::default(),
             paths,
             roots,
@@ -319,6 +349,16 @@ impl<'s> SymbolTable<'s> {
         }
     }
 
+    /// Notes, for a caller answering source classes from outside, that the
+    /// file being resolved depends on what `name` leads to: a method
+    /// lookup answered from the shared memo looked it up on another file's
+    /// behalf.
+    pub(crate) fn replay_lookup(&self, name: &str) {
+        if let Some(external) = self.external {
+            external.copies(name);
+        }
+    }
+
     /// The file being resolved on this thread, if any.
     pub(crate) fn current_file(&self) -> u32 {
         CURRENT_FILE.with(Cell::get)
@@ -337,6 +377,9 @@ impl<'s> SymbolTable<'s> {
     /// The memo partition of the file being resolved: its source root
     /// when classes are duplicated (answers depend on it), else 0.
     pub(crate) fn memo_partition(&self) -> u32 {
+        if self.external.is_some() {
+            return self.shared.as_ref().map_or(0, |s| s.partition);
+        }
         if self.duplicates.is_empty() {
             return 0;
         }
@@ -357,6 +400,9 @@ impl<'s> SymbolTable<'s> {
     ) -> [u8; 16] {
         let key = (self.memo_partition(), Box::<str>::from(name));
         if let Some(&known) = self.lookup_memo.read().expect("memo lock").get(&key) {
+            // Another file may have computed it: this one depends on the
+            // name all the same.
+            self.replay_lookup(name);
             return known;
         }
         let mut digest = Digest128::new(b"lookup");
