@@ -23,7 +23,7 @@ pub(super) fn resolve_in_db(db: &dyn Db, file: SourceFile, facts: &FileFacts) ->
     let table = SymbolTable::over(
         &classes,
         Some(workspace.libraries(db).class_path.clone()),
-        db.shared_methods(root).map(|s| s.0),
+        db.shared_memos(root).map(|s| s.0),
     );
     let qualifier = Qualifier::new(queries::universe(db, workspace), facts);
     resolve::resolve_file_tracked(&table, &qualifier, facts, file.slot(db))

@@ -3,7 +3,9 @@
 //! revision (the next commit of a range, the next save under `watch`)
 //! recomputes only what its changes reach.
 //!
-//! Inputs are set by the driver, never read from disk by a query:
+//! Inputs are set by the driver; queries read no file of the work tree or
+//! repository (facts in the pack, addressed by blob id, and the libraries'
+//! class files are functions of their input):
 //! [`SourceFile`] (one per path: its bytes, or facts the driver already
 //! extracted into the pack) and [`Workspace`] (the files of the revision
 //! and the libraries). The tracked functions in [`queries`] derive, per
@@ -59,19 +61,19 @@ pub struct EngineDatabase {
     /// Every file ever added, by slot. Append-only: a slot never changes
     /// its file, so queries may read it without being tracked.
     slots: Arc<RwLock<Vec<SourceFile>>>,
-    /// While [`Engine::resolve_all`] runs: a method memo shared by the
-    /// files it resolves. Its answers are those each file would compute
+    /// While [`Engine::resolve_all`] runs: the method lookups and lookup
+    /// digests shared by the files it resolves. Their answers are those each file would compute
     /// in the current revision, and a file taking one asks for the
     /// classes it was computed from (see [`SymbolTable::over`]), so
     /// reading it untracked changes neither results nor dependencies.
     ///
     /// [`SymbolTable::over`]: crate::resolve::SymbolTable
-    shared_methods: Arc<RwLock<Option<Arc<SharedMethods>>>>,
+    shared_memos: Arc<RwLock<Option<Arc<RevisionMemos>>>>,
 }
 
 /// A revision's shared memos, partitioned by source root.
 #[derive(Default)]
-struct SharedMethods {
+struct RevisionMemos {
     methods: Arc<MethodMemo>,
     lookups: Arc<LookupMemo>,
     roots: std::sync::Mutex<HashMap<String, u32>>,
@@ -83,14 +85,14 @@ pub trait Db: salsa::Database {
     /// The file with this slot (the number its declarations carry).
     fn file_at_slot(&self, slot: u32) -> Option<SourceFile>;
 
-    /// The method memo shared by the files being resolved together, if
-    /// any, with the partition of files in source root `root`.
-    fn shared_methods(&self, root: &str) -> Option<SharedMethodPartition>;
+    /// The memos shared by the files being resolved together, if any,
+    /// with the partition of files in source root `root`.
+    fn shared_memos(&self, root: &str) -> Option<SharedMemoPartition>;
 }
 
 /// One source root's part of the shared memos (opaque outside the
 /// engine).
-pub struct SharedMethodPartition(SharedMemos);
+pub struct SharedMemoPartition(SharedMemos);
 
 #[salsa::db]
 impl salsa::Database for EngineDatabase {}
@@ -105,12 +107,12 @@ impl Db for EngineDatabase {
             .copied()
     }
 
-    fn shared_methods(&self, root: &str) -> Option<SharedMethodPartition> {
-        let shared = self.shared_methods.read().expect("memo lock").clone()?;
+    fn shared_memos(&self, root: &str) -> Option<SharedMemoPartition> {
+        let shared = self.shared_memos.read().expect("memo lock").clone()?;
         let mut roots = shared.roots.lock().expect("roots lock");
         let next = roots.len() as u32;
         let partition = *roots.entry(root.to_string()).or_insert(next);
-        Some(SharedMethodPartition(SharedMemos {
+        Some(SharedMemoPartition(SharedMemos {
             methods: shared.methods.clone(),
             lookups: shared.lookups.clone(),
             partition,
@@ -236,7 +238,7 @@ impl Engine {
         let db = EngineDatabase {
             storage,
             slots: Default::default(),
-            shared_methods: Default::default(),
+            shared_memos: Default::default(),
         };
         let workspace = Workspace::builder(Arc::from(Vec::new()), Arc::new(libraries))
             .libraries_durability(Durability::HIGH)
@@ -380,7 +382,7 @@ impl Engine {
         self.prepare(pool);
         let handle = self.handle();
         let fork = || handle.lock().expect("handle lock").clone();
-        *self.db.shared_methods.write().expect("memo lock") = Some(Arc::default());
+        *self.db.shared_memos.write().expect("memo lock") = Some(Arc::default());
         let resolved = pool.install(|| {
             files
                 .par_iter()
@@ -388,7 +390,7 @@ impl Engine {
                 .collect()
         });
         // The next revision's answers may differ.
-        *self.db.shared_methods.write().expect("memo lock") = None;
+        *self.db.shared_memos.write().expect("memo lock") = None;
         resolved
     }
 
