@@ -10,7 +10,7 @@ use super::queries::{self, ClassName, anonymous_entry, class_copies, file_classe
 use super::{Db, SourceFile, Workspace};
 use crate::facts::FileFacts;
 use crate::names::Qualifier;
-use crate::resolve::table::{is_anonymous, source_root};
+use crate::resolve::table::{SharedMemos, is_anonymous, source_root};
 use crate::resolve::{self, ClassEntry, SourceClasses, SymbolTable, TrackedResolution};
 
 /// Resolves `file` against the database (the body of
@@ -18,12 +18,10 @@ use crate::resolve::{self, ClassEntry, SourceClasses, SymbolTable, TrackedResolu
 pub(super) fn resolve_in_db(db: &dyn Db, file: SourceFile, facts: &FileFacts) -> TrackedResolution {
     let workspace = Workspace::get(db);
     let classes = DbClasses::new(db, workspace, file);
-    let own = file_classes(db, file);
-    let root = source_root(file.path(db), own.package.as_deref());
     let table = SymbolTable::over(
         &classes,
         Some(workspace.libraries(db).class_path.clone()),
-        db.shared_memos(root).map(|s| s.0),
+        shared_memos(db, file),
     );
     let qualifier = Qualifier::new(queries::universe(db, workspace), facts);
     resolve::resolve_file_tracked(&table, &qualifier, facts, file.slot(db))
@@ -36,7 +34,7 @@ pub(super) fn lookups_digest(db: &dyn Db, file: SourceFile, names: &[impl AsRef<
     let table = SymbolTable::over(
         &classes,
         Some(workspace.libraries(db).class_path.clone()),
-        None,
+        shared_memos(db, file),
     );
     resolve::lookups_digest(
         &table,
@@ -44,6 +42,14 @@ pub(super) fn lookups_digest(db: &dyn Db, file: SourceFile, names: &[impl AsRef<
         file.slot(db),
         names,
     )
+}
+
+/// The memos `file` shares with the files of its source root resolved or
+/// checked with it, if any.
+fn shared_memos(db: &dyn Db, file: SourceFile) -> Option<SharedMemos> {
+    let package = &file_classes(db, file).package;
+    db.shared_memos(source_root(file.path(db), package.as_deref()))
+        .map(|s| s.0)
 }
 
 /// Source classes from the database, as `file` sees them: its own classes

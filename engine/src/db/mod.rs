@@ -382,16 +382,27 @@ impl Engine {
         self.prepare(pool);
         let handle = self.handle();
         let fork = || handle.lock().expect("handle lock").clone();
-        *self.db.shared_memos.write().expect("memo lock") = Some(Arc::default());
-        let resolved = pool.install(|| {
+        let _shared = self.share_memos();
+        pool.install(|| {
             files
                 .par_iter()
                 .map_init(fork, |db, &file| queries::resolve(db, file))
                 .collect()
-        });
-        // The next revision's answers may differ.
-        *self.db.shared_memos.write().expect("memo lock") = None;
-        resolved
+        })
+    }
+
+    /// Lets the files resolved or checked until the guard drops share
+    /// method lookups and lookup digests; the next revision's answers may
+    /// differ, so they are dropped with the guard.
+    fn share_memos(&self) -> impl Drop + '_ {
+        struct Sharing<'e>(&'e EngineDatabase);
+        impl Drop for Sharing<'_> {
+            fn drop(&mut self) {
+                *self.0.shared_memos.write().expect("memo lock") = None;
+            }
+        }
+        *self.db.shared_memos.write().expect("memo lock") = Some(Arc::default());
+        Sharing(&self.db)
     }
 
     /// The source root of `file`: its directory without its package's
@@ -409,6 +420,7 @@ impl Engine {
     ) -> Vec<[u8; 16]> {
         let handle = self.handle();
         let fork = || handle.lock().expect("handle lock").clone();
+        let _shared = self.share_memos();
         pool.install(|| {
             asked
                 .par_iter()
