@@ -138,6 +138,10 @@ enum Parsed {
     },
 }
 
+/// Files resolved between two evictions of the engine's resolutions: a
+/// large revision's are not all held in memory at once.
+const RESOLVE_CHUNK_LEN: usize = 512;
+
 /// Bytes sniffed to tell binary files.
 const BINARY_SNIFF_LEN: usize = 8000;
 
@@ -568,15 +572,23 @@ impl<'s> Indexer<'s> {
         });
         let representatives: Vec<SourceFile> =
             work.iter().map(|&(_, index)| sources[index]).collect();
-        let resolved = engine.resolve_all(pool, &representatives);
         let mut unit_of_work: Vec<i64> = Vec::with_capacity(work.len());
         let mut interned = Interned::default();
-        for (&(blob_id, _), resolved) in work.iter().zip(resolved) {
-            let resolved = resolved.map_err(facts_error)?;
-            unit_of_work
-                .push(store_unit(tx, &blob_id, &resolved, &mut interned).map_err(db_error)?);
-            progress(Progress::Advance(1));
-        }
+        engine.resolve_in_chunks(
+            pool,
+            &representatives,
+            RESOLVE_CHUNK_LEN,
+            |first, resolved| {
+                for (&(blob_id, _), resolved) in work[first..].iter().zip(resolved) {
+                    let resolved = resolved.map_err(facts_error)?;
+                    unit_of_work.push(
+                        store_unit(tx, &blob_id, &resolved, &mut interned).map_err(db_error)?,
+                    );
+                    progress(Progress::Advance(1));
+                }
+                Ok::<(), Error>(())
+            },
+        )?;
         let n_resolved = work_of_file.len() as u64;
         for (index, at) in work_of_file {
             unit_of_file[index] = Some(unit_of_work[at]);

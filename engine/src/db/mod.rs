@@ -41,7 +41,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use rayon::prelude::*;
-use salsa::{Durability, Setter};
+use salsa::{Database as _, Durability, Setter};
 
 use crate::digest::Digest128;
 use crate::jdk::JdkTypes;
@@ -372,17 +372,47 @@ impl Engine {
     }
 
     /// The resolutions of `files`, in order, computed in parallel on
-    /// `pool` after [`Self::prepare`]. Each is recomputed only
-    /// if what it read changed.
+    /// `pool` after [`Self::prepare`]. Each is recomputed only if what it
+    /// read changed.
     pub fn resolve_all(
         &self,
         pool: &rayon::ThreadPool,
         files: &[SourceFile],
     ) -> Vec<Result<Arc<TrackedResolution>, FactsError>> {
         self.prepare(pool);
+        let _shared = self.share_memos();
+        self.resolve_prepared(pool, files)
+    }
+
+    /// [`Self::resolve_all`] in chunks of `chunk_len` files, each handed to
+    /// `consume` with the position of its first file; between chunks, the
+    /// database forgets the resolutions it holds beyond its bound, so a
+    /// large revision is not held in memory at once.
+    pub fn resolve_in_chunks<E>(
+        &mut self,
+        pool: &rayon::ThreadPool,
+        files: &[SourceFile],
+        chunk_len: usize,
+        mut consume: impl FnMut(usize, Vec<Result<Arc<TrackedResolution>, FactsError>>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let chunk_len = chunk_len.max(1);
+        self.prepare(pool);
+        let _shared = self.share_memos();
+        for (index, chunk) in files.chunks(chunk_len).enumerate() {
+            let resolved = self.resolve_prepared(pool, chunk);
+            consume(index * chunk_len, resolved)?;
+            self.db.trigger_lru_eviction();
+        }
+        Ok(())
+    }
+
+    fn resolve_prepared(
+        &self,
+        pool: &rayon::ThreadPool,
+        files: &[SourceFile],
+    ) -> Vec<Result<Arc<TrackedResolution>, FactsError>> {
         let handle = self.handle();
         let fork = || handle.lock().expect("handle lock").clone();
-        let _shared = self.share_memos();
         pool.install(|| {
             files
                 .par_iter()
@@ -394,15 +424,15 @@ impl Engine {
     /// Lets the files resolved or checked until the guard drops share
     /// method lookups and lookup digests; the next revision's answers may
     /// differ, so they are dropped with the guard.
-    fn share_memos(&self) -> impl Drop + '_ {
-        struct Sharing<'e>(&'e EngineDatabase);
-        impl Drop for Sharing<'_> {
+    fn share_memos(&self) -> impl Drop + use<> {
+        struct Sharing(Arc<RwLock<Option<Arc<RevisionMemos>>>>);
+        impl Drop for Sharing {
             fn drop(&mut self) {
-                *self.0.shared_memos.write().expect("memo lock") = None;
+                *self.0.write().expect("memo lock") = None;
             }
         }
         *self.db.shared_memos.write().expect("memo lock") = Some(Arc::default());
-        Sharing(&self.db)
+        Sharing(self.db.shared_memos.clone())
     }
 
     /// The source root of `file`: its directory without its package's

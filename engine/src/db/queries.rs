@@ -251,7 +251,11 @@ pub(crate) fn anonymous_entry(
 /// up. Reads the file's own facts and classes, the type universe, and one
 /// [`class_copies`] per class key it looks up: it re-runs when the file
 /// changes, or when a class it looked up (or failed to find) changes.
-#[salsa::tracked(returns(clone))]
+///
+/// Kept for a bounded number of files once the driver asks the database
+/// to evict (the driver stores each resolution as it comes, and what a
+/// later revision needs again is recomputed; the dependencies stay).
+#[salsa::tracked(returns(clone), lru = 512)]
 pub fn resolve(db: &dyn Db, file: SourceFile) -> Result<Arc<TrackedResolution>, FactsError> {
     let facts = facts(db, file)?;
     Ok(Arc::new(super::lookup::resolve_in_db(db, file, &facts)))
