@@ -260,3 +260,9 @@ pub fn resolve(db: &dyn Db, file: SourceFile) -> Result<Arc<TrackedResolution>, 
     let facts = facts(db, file)?;
     Ok(Arc::new(super::lookup::resolve_in_db(db, file, &facts)))
 }
+
+/// Sets how many resolutions an eviction keeps (tests make it small).
+#[cfg(test)]
+pub(super) fn set_resolve_capacity(db: &mut super::EngineDatabase, capacity: usize) {
+    resolve::set_lru_capacity(db, capacity);
+}

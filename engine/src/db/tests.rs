@@ -346,3 +346,46 @@ fn database_resolves_the_fixtures_as_from_scratch() {
     }
     assert!(n_fixtures >= 3, "fixtures under {}", root.display());
 }
+
+#[test]
+fn chunked_resolution_evicts_values_but_keeps_dependencies() {
+    // Resolved two files at a time, keeping one resolution at each
+    // eviction: A's value (first chunk) is gone, so asking for it runs its
+    // resolution again, and nothing else. Then B's body is edited: asking for B alone
+    // re-runs B's queries only, and every file still resolves as from
+    // scratch.
+    let files = fixture(SHOP);
+    let mut logged = Logged::new(&files, Libraries::none());
+    super::queries::set_resolve_capacity(&mut logged.engine.db, 1);
+    let pool = rayon::ThreadPoolBuilder::new().build().unwrap();
+    let all = logged.engine.files();
+    let mut n_resolved = 0;
+    logged
+        .engine
+        .resolve_in_chunks(&pool, &all, 2, |first, resolved| {
+            assert_eq!(first, n_resolved);
+            n_resolved += resolved.len();
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+    assert_eq!(n_resolved, all.len());
+    logged.take_executed();
+    let a = logged.engine.file("p/A.java").unwrap();
+    logged.engine.resolve_all(&pool, &[a]);
+    expect![[r#"
+        resolve(p/A.java)
+    "#]]
+    .assert_eq(&logged.take_executed());
+    logged.edit("p/B.java", "return a.size();", "\n        return a.size();");
+    let b = logged.engine.file("p/B.java").unwrap();
+    logged.engine.resolve_all(&pool, &[b]);
+    expect![[r#"
+        facts(p/B.java)
+        file_classes(p/B.java)
+        resolve(p/B.java)
+        signature(p/B.java)
+        skeleton(p/B.java)
+    "#]]
+    .assert_eq(&logged.take_executed());
+    assert_same_as_from_scratch(&logged, &Libraries::none());
+}
