@@ -18,7 +18,8 @@ mod ty;
 
 use rkyv::{Archive, Deserialize, Serialize};
 
-pub use table::{ClassEntry, SourceClasses, SymbolTable};
+pub(crate) use table::SourceClasses;
+pub use table::{ClassEntry, SymbolTable};
 
 use crate::facts::{FileFacts, NO_ORDINAL};
 use crate::names::Qualifier;

@@ -85,7 +85,7 @@ pub(crate) fn implement_if_interface(
 /// the paths and source roots of the files declaring them. The salsa
 /// database answers this way (see [`crate::db`]), so that what a file's
 /// resolution depends on is exactly the names it looked up.
-pub trait SourceClasses: Sync {
+pub(crate) trait SourceClasses: Sync {
     /// Every source copy of the class with key `name`, first copy first;
     /// empty when no file declares it.
     fn copies(&self, name: &str) -> Vec<Arc<ClassEntry>>;
