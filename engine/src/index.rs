@@ -13,24 +13,23 @@
 //! A run that dies anywhere before the commit leaves the store as it was.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 
 use rayon::prelude::*;
 use rusqlite::{OptionalExtension, params};
 
+use crate::db::{Engine, FactsError, FileContent, Libraries, SourceFile};
 use crate::digest::Digest128;
 use crate::error::Error;
 use crate::extract::extract;
-use crate::facts::FileFacts;
 use crate::jdk::{JdkOrigin, JdkTypes};
-use crate::names::{Qualifier, TypeUniverse, type_skeleton};
 use crate::records::ElementRecord;
-use crate::resolve::{self, ResolvedRef, SymbolTable, TrackedResolution};
+use crate::resolve::{ResolvedRef, TrackedResolution};
 use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
 use crate::store::manifest::{delete_manifest, read_manifest, write_manifest};
 use crate::store::{PackLocation, PackReader, PackWriter, Store, encode_facts};
-use crate::symbols::ClassSig;
 use crate::symbols::classfile::ClassPath;
 
 /// How to index.
@@ -104,32 +103,14 @@ pub struct IndexSummary {
 /// Indexes revisions into a store.
 ///
 /// One indexer indexing several revisions (a range, or `watch`) keeps the
-/// last revision's type universe and every file's class signatures in
-/// memory: a revision whose signatures are all unchanged (body edits only)
-/// reuses them and rebuilds only what its changed files declare.
+/// in-memory engine ([`crate::db`]) of the last revision it resolved: the
+/// next revision sets the files that changed as its inputs, and only what
+/// they reach is derived again (an edited body: that file; a changed
+/// signature: the files that looked the class up).
 pub struct Indexer<'s> {
     store: &'s Store,
     config: IndexConfig,
-    signatures: Option<SignatureCache>,
-}
-
-/// The type universe and per-blob class signatures of the last revision
-/// resolved, valid for revisions with the same resolution context.
-struct SignatureCache {
-    context_digest: [u8; 16],
-    /// The libraries, with the classes loaded from them so far.
-    class_path: std::sync::Arc<ClassPath>,
-    universe: TypeUniverse,
-    /// Per blob: its package, its class signatures, and the file index the
-    /// signatures were built for.
-    by_blob: HashMap<BlobId, BlobSignatures>,
-}
-
-/// What one blob contributes to the symbol table.
-struct BlobSignatures {
-    package: Option<String>,
-    classes: Vec<(ClassSig, Vec<Vec<std::sync::Arc<str>>>)>,
-    file: u32,
+    engine: Option<Engine>,
 }
 
 /// Blob statistics kept in the `blobs` table.
@@ -157,6 +138,10 @@ enum Parsed {
     },
 }
 
+/// Files resolved between two evictions of the engine's resolutions: a
+/// large revision's are not all held in memory at once.
+const RESOLVE_CHUNK_LEN: usize = 512;
+
 /// Bytes sniffed to tell binary files.
 const BINARY_SNIFF_LEN: usize = 8000;
 
@@ -166,12 +151,27 @@ impl<'s> Indexer<'s> {
         Self {
             store,
             config,
-            signatures: None,
+            engine: None,
         }
     }
 
     /// Indexes one revision of `source`.
     pub fn index(
+        &mut self,
+        source: &Source,
+        revision: &Revision,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<IndexSummary, Error> {
+        let indexed = self.index_revision(source, revision, progress);
+        if indexed.is_err() {
+            // The engine's inputs may point into pack bytes that were never
+            // committed, and that the next writer cuts.
+            self.engine = None;
+        }
+        indexed
+    }
+
+    fn index_revision(
         &mut self,
         source: &Source,
         revision: &Revision,
@@ -313,7 +313,7 @@ impl<'s> Indexer<'s> {
         if jdk.origin == JdkOrigin::Missing {
             progress(Progress::NoJdk);
         }
-        let reader = PackReader::open(&store.pack_path())?;
+        let reader = Arc::new(PackReader::open(&store.pack_path())?);
         let mut files: Vec<(&str, BlobId, PackLocation)> = Vec::with_capacity(revision.files.len());
         for file in &revision.files {
             if let Some(reason) = skipped_blobs.get(&file.blob_id) {
@@ -365,7 +365,7 @@ impl<'s> Indexer<'s> {
                     reader: &reader,
                     jdk: &jdk,
                     files: &files,
-                    context_digest,
+                    library_digest,
                     candidates: &candidates,
                 },
                 &mut unit_of_file,
@@ -465,10 +465,12 @@ impl<'s> Indexer<'s> {
         Ok(totals)
     }
 
-    /// Phases 3 to 5 for the files without a unit yet: the type universe
-    /// and the symbol table from every file's declarations, then the
-    /// qualified records and resolved references of those files, stored as
-    /// units (shared with any identical unit stored before).
+    /// Phases 3 to 5 for the files without a unit yet: the revision's
+    /// files become the inputs of the in-memory engine (a salsa database
+    /// kept across the revisions this indexer indexes), which derives the
+    /// type universe, the signatures and the resolutions, recomputing only
+    /// what the changes since the last revision reach; the resolutions are
+    /// stored as units (shared with any identical unit stored before).
     fn resolve_files(
         &mut self,
         input: ResolveInput<'_, '_>,
@@ -481,113 +483,39 @@ impl<'s> Indexer<'s> {
             reader,
             jdk,
             files,
-            context_digest,
+            library_digest,
             candidates,
         } = input;
         let db_error = |e| Error::sqlite(&self.store.db_path(), e);
-        let mut distinct: Vec<(BlobId, PackLocation)> =
-            files.iter().map(|&(_, b, l)| (b, l)).collect();
-        distinct.sort_unstable_by_key(|&(b, _)| b);
-        distinct.dedup_by_key(|&mut (b, _)| b);
-        // The last revision's universe and signatures stay valid when every
-        // signature is the same (only bodies changed).
-        let mut cache = match self.signatures.take() {
-            Some(cache) if cache.context_digest == context_digest => cache,
-            _ => {
-                let class_path = std::sync::Arc::new(ClassPath::new(jdk, &self.config.classpath)?);
-                progress(Progress::Phase {
-                    name: "names",
-                    total: distinct.len() as u64,
-                });
-                let skeletons: Vec<FileFacts> = pool.install(|| {
-                    distinct
-                        .par_iter()
-                        .map(|&(blob_id, location)| {
-                            reader
-                                .declarations(&blob_id, location)
-                                .map(|f| type_skeleton(&f))
-                        })
-                        .collect::<Result<_, _>>()
-                })?;
-                let mut library_names = jdk.binary_names.clone();
-                library_names.extend(class_path.class_names().map(str::to_string));
-                let mut universe = TypeUniverse::with_jdk(&library_names);
-                drop(library_names);
-                universe.add_sources(skeletons.iter());
-                universe.load_jdk_supertypes(jdk);
-                drop(skeletons);
-                progress(Progress::Advance(distinct.len() as u64));
-                SignatureCache {
-                    context_digest,
-                    class_path,
-                    universe,
-                    by_blob: HashMap::new(),
-                }
-            }
+        let facts_error = |e: FactsError| Error::Corrupt {
+            path: self.store.dir().to_path_buf(),
+            message: format!("{}: {}", e.path, e.message),
         };
-
-        // The symbol table, from every distinct blob's declarations. A
-        // blob at several paths declares its classes at each (copies in
-        // different source roots are told apart by resolution).
-        let mut first_path: HashMap<BlobId, u32> = HashMap::with_capacity(distinct.len());
-        for (index, &(_, blob_id, _)) in files.iter().enumerate() {
-            first_path.entry(blob_id).or_insert(index as u32);
-        }
-        let missing: Vec<(BlobId, PackLocation)> = distinct
+        let mut engine = match self.engine.take() {
+            Some(engine) if engine.libraries_digest() == library_digest => engine,
+            _ => Engine::new(Libraries {
+                jdk: jdk.clone(),
+                class_path: std::sync::Arc::new(ClassPath::new(jdk, &self.config.classpath)?),
+                digest: library_digest,
+            }),
+        };
+        engine.update_files(files.iter().map(|&(path, blob_id, location)| {
+            (path, blob_id, move || FileContent::Packed {
+                blob_id,
+                location,
+                reader: reader.clone(),
+            })
+        }));
+        let sources: Vec<SourceFile> = files
             .iter()
-            .filter(|(blob_id, _)| !cache.by_blob.contains_key(blob_id))
-            .copied()
+            .map(|&(path, _, _)| engine.file(path).expect("every file is an input"))
             .collect();
         progress(Progress::Phase {
             name: "signatures",
-            total: missing.len() as u64,
+            total: files.len() as u64,
         });
-        let universe = &cache.universe;
-        let built: Vec<(BlobId, BlobSignatures)> = pool.install(|| {
-            missing
-                .par_iter()
-                .map(|&(blob_id, location)| {
-                    reader.declarations(&blob_id, location).map(|facts| {
-                        let qualifier = Qualifier::new(universe, &facts);
-                        let file = first_path[&blob_id];
-                        let classes = resolve::file_signatures(&qualifier, &facts, file);
-                        let package = facts.package;
-                        (
-                            blob_id,
-                            BlobSignatures {
-                                package,
-                                classes,
-                                file,
-                            },
-                        )
-                    })
-                })
-                .collect::<Result<_, _>>()
-        })?;
-        cache.by_blob.extend(built);
-        cache
-            .by_blob
-            .retain(|blob_id, _| first_path.contains_key(blob_id));
-        let mut classes = Vec::new();
-        let mut table_files = Vec::with_capacity(files.len());
-        for (index, &(path, blob_id, _)) in files.iter().enumerate() {
-            let signatures = &cache.by_blob[&blob_id];
-            table_files.push((path.to_string(), signatures.package.clone()));
-            let index = index as u32;
-            if signatures.file == index {
-                classes.extend(signatures.classes.iter().cloned());
-            } else {
-                classes.extend(
-                    signatures
-                        .classes
-                        .iter()
-                        .map(|(sig, erased)| (resolve::declared_at(sig, index), erased.clone())),
-                );
-            }
-        }
-        let table = SymbolTable::new(classes, Some(cache.class_path.clone()), table_files);
-        progress(Progress::Advance(missing.len() as u64));
-        let table = &table;
+        engine.prepare(pool);
+        progress(Progress::Advance(files.len() as u64));
 
         // Unchanged files whose lookups all lead where they did keep their
         // unit.
@@ -598,72 +526,74 @@ impl<'s> Indexer<'s> {
         if !checks.is_empty() {
             let lookups =
                 load_lookups(tx, checks.iter().map(|&(_, unit)| unit)).map_err(db_error)?;
-            let kept: Vec<(usize, i64)> = pool.install(|| {
-                checks
-                    .par_iter()
-                    .filter(|&&(index, unit)| {
-                        lookups.get(&unit).is_some_and(|(names, digest)| {
-                            resolve::lookups_digest(table, universe, index as u32, names) == *digest
-                        })
-                    })
-                    .copied()
-                    .collect()
-            });
-            for (index, unit) in kept {
-                unit_of_file[index] = Some(unit);
+            let asked: Vec<(SourceFile, &[String])> = checks
+                .iter()
+                .filter_map(|&(index, unit)| {
+                    let (names, _) = lookups.get(&unit)?;
+                    Some((sources[index], names.as_slice()))
+                })
+                .collect();
+            let digests = engine.lookups_digests(pool, &asked);
+            let mut digests = digests.into_iter();
+            for &(index, unit) in &checks {
+                let Some((_, digest)) = lookups.get(&unit) else {
+                    continue;
+                };
+                if digests.next() == Some(*digest) {
+                    unit_of_file[index] = Some(unit);
+                }
             }
         }
 
         // Qualified element records and resolved references, one unit per
-        // distinct result. A blob resolves once, or once per source root
-        // where classes are duplicated across roots (each copy sees its own
-        // flavor).
-        let mut work: Vec<(BlobId, PackLocation, u32)> = Vec::new();
-        let mut work_of_file: Vec<(usize, (BlobId, u32))> = Vec::new();
+        // distinct result. A blob resolves once per source root, at its
+        // first path there: a blob at several paths declares its classes
+        // at each, and each copy sees its own root's classes first.
+        let mut work: Vec<(BlobId, usize)> = Vec::new();
+        let mut work_of_file: Vec<(usize, usize)> = Vec::new();
         {
-            let mut seen: HashMap<(BlobId, u32), u32> = HashMap::new();
-            for (index, &(_, blob_id, location)) in files.iter().enumerate() {
+            let mut seen: HashMap<(BlobId, String), usize> = HashMap::new();
+            for (index, &(_, blob_id, _)) in files.iter().enumerate() {
                 if unit_of_file[index].is_some() {
                     continue;
                 }
-                let context = table.resolution_context(index as u32);
-                seen.entry((blob_id, context)).or_insert_with(|| {
-                    work.push((blob_id, location, index as u32));
-                    index as u32
+                let root = engine.source_root(sources[index]);
+                let next = work.len();
+                let at = *seen.entry((blob_id, root)).or_insert_with(|| {
+                    work.push((blob_id, index));
+                    next
                 });
-                work_of_file.push((index, (blob_id, context)));
+                work_of_file.push((index, at));
             }
         }
         progress(Progress::Phase {
             name: "resolve",
             total: work.len() as u64,
         });
-        let mut unit_of: HashMap<(BlobId, u32), i64> = HashMap::with_capacity(work.len());
+        let representatives: Vec<SourceFile> =
+            work.iter().map(|&(_, index)| sources[index]).collect();
+        let mut unit_of_work: Vec<i64> = Vec::with_capacity(work.len());
         let mut interned = Interned::default();
-        produce_and_consume(
+        engine.resolve_in_chunks(
             pool,
-            &work,
-            || (),
-            |(), &(blob_id, location, file)| {
-                reader.facts(&blob_id, location).map(|facts| {
-                    let qualifier = Qualifier::new(universe, &facts);
-                    let resolved = resolve::resolve_file_tracked(table, &qualifier, &facts, file);
-                    (blob_id, file, resolved)
-                })
-            },
-            |resolved| {
-                let (blob_id, file, resolved) = resolved?;
-                let unit = store_unit(tx, &blob_id, &resolved, &mut interned).map_err(db_error)?;
-                unit_of.insert((blob_id, table.resolution_context(file)), unit);
-                progress(Progress::Advance(1));
-                Ok(())
+            &representatives,
+            RESOLVE_CHUNK_LEN,
+            |first, resolved| {
+                for (&(blob_id, _), resolved) in work[first..].iter().zip(resolved) {
+                    let resolved = resolved.map_err(facts_error)?;
+                    unit_of_work.push(
+                        store_unit(tx, &blob_id, &resolved, &mut interned).map_err(db_error)?,
+                    );
+                    progress(Progress::Advance(1));
+                }
+                Ok::<(), Error>(())
             },
         )?;
         let n_resolved = work_of_file.len() as u64;
-        for (index, key) in work_of_file {
-            unit_of_file[index] = Some(unit_of[&key]);
+        for (index, at) in work_of_file {
+            unit_of_file[index] = Some(unit_of_work[at]);
         }
-        self.signatures = Some(cache);
+        self.engine = Some(engine);
         Ok(n_resolved)
     }
 
@@ -794,10 +724,10 @@ fn looks_binary(bytes: &[u8]) -> bool {
 struct ResolveInput<'a, 'f> {
     pool: &'a rayon::ThreadPool,
     tx: &'a rusqlite::Transaction<'a>,
-    reader: &'a PackReader,
+    reader: &'a Arc<PackReader>,
     jdk: &'a JdkTypes,
     files: &'a [(&'f str, BlobId, PackLocation)],
-    context_digest: [u8; 16],
+    library_digest: [u8; 16],
     /// Per file, a unit of an earlier revision it resolves to if every
     /// name it looked up there leads to the same thing now.
     candidates: &'a [Option<i64>],

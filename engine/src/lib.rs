@@ -24,6 +24,7 @@
 //! # Ok::<(), refscope_engine::Error>(())
 //! ```
 
+pub mod db;
 pub mod extract;
 pub mod facts;
 pub mod index;

@@ -23,7 +23,7 @@ pub enum TypeOrigin {
 }
 
 /// One named type of the universe.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TypeInfo {
     /// The binary name, `p.Outer$Inner`.
     pub binary_name: String,
@@ -34,7 +34,7 @@ pub struct TypeInfo {
 }
 
 /// Every named type of a revision, by canonical name (`p.Outer.Inner`).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct TypeUniverse {
     types: HashMap<String, TypeInfo>,
 }

@@ -78,7 +78,7 @@ enum Context {
 const HOLE: char = '\u{1}';
 
 pub(crate) struct FileResolver<'a> {
-    table: &'a SymbolTable,
+    table: &'a SymbolTable<'a>,
     q: &'a Qualifier<'a>,
     facts: &'a FileFacts,
     sites: Vec<SiteState>,
@@ -104,7 +104,11 @@ type SubclassCache = FxHashMap<(Arc<str>, Arc<str>), bool>;
 const MAX_DEPTH: u32 = 200;
 
 impl<'a> FileResolver<'a> {
-    pub(crate) fn new(table: &'a SymbolTable, q: &'a Qualifier<'a>, facts: &'a FileFacts) -> Self {
+    pub(crate) fn new(
+        table: &'a SymbolTable<'a>,
+        q: &'a Qualifier<'a>,
+        facts: &'a FileFacts,
+    ) -> Self {
         let mut contexts = HashMap::default();
         let mut note = |facts: &FileFacts, e: u32, context: Context| {
             let e = unwrap_parens(facts, e);
@@ -382,7 +386,7 @@ impl<'a> FileResolver<'a> {
                 out.is_static = field.flags & flags::STATIC != 0;
                 out.confidence = self.certain(class);
                 if let Some(d) = field.decl {
-                    out.decl_file = Some(self.table.paths[d.file as usize].clone());
+                    out.decl_file = self.table.path_of(d.file);
                     out.decl_line = d.line;
                     out.decl_ordinal = d.ordinal;
                 }
@@ -392,7 +396,7 @@ impl<'a> FileResolver<'a> {
                 out.confidence = self.certain(class);
                 out.implicit = true;
                 if let Some(d) = class.sig.decl {
-                    out.decl_file = Some(self.table.paths[d.file as usize].clone());
+                    out.decl_file = self.table.path_of(d.file);
                     out.decl_line = d.line;
                     out.decl_ordinal = d.ordinal;
                 }
@@ -413,7 +417,7 @@ impl<'a> FileResolver<'a> {
                     other => *other,
                 };
                 if let Some(d) = m.decl {
-                    out.decl_file = Some(self.table.paths[d.file as usize].clone());
+                    out.decl_file = self.table.path_of(d.file);
                     out.decl_line = d.line;
                     out.decl_ordinal = d.ordinal;
                 }

@@ -13,11 +13,12 @@
 pub(crate) mod deps;
 mod file;
 mod sig;
-mod table;
+pub(crate) mod table;
 mod ty;
 
 use rkyv::{Archive, Deserialize, Serialize};
 
+pub(crate) use table::SourceClasses;
 pub use table::{ClassEntry, SymbolTable};
 
 use crate::facts::{FileFacts, NO_ORDINAL};
@@ -311,6 +312,7 @@ impl StoredResolution {
 
 /// A file's qualified records and resolution, with the names they looked
 /// up (see [`deps`]) and the digest of what those names led to.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TrackedResolution {
     /// The element records, by element index.
     pub records: Vec<crate::records::ElementRecord>,

@@ -12,7 +12,7 @@ use crate::digest::Digest128;
 /// Method lookups by (source root of the asking file when the revision
 /// has duplicated classes, else 0; type; name).
 /// [`SymbolTable::lookup_digest`] answers by (memo partition, name).
-type LookupMemo = std::sync::RwLock<HashMap<(u32, Box<str>), [u8; 16]>>;
+pub(crate) type LookupMemo = std::sync::RwLock<HashMap<(u32, Box<str>), [u8; 16]>>;
 
 /// Each answer keeps the names its computation looked up (see
 /// [`super::deps`]), replayed when a file takes the answer from the memo.
@@ -23,7 +23,7 @@ use crate::symbols::classfile::ClassPath;
 use crate::symbols::{ClassKind, ClassSig, TypeSig};
 
 /// A class known to the table, with what resolution derives from it.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct ClassEntry {
     /// The signature.
     pub sig: Arc<ClassSig>,
@@ -39,15 +39,78 @@ impl ClassEntry {
     }
 }
 
-/// Source classes by key, plus the library class path.
-pub struct SymbolTable {
+/// Memos shared by the tables of one revision's files (see
+/// [`SymbolTable::over`]).
+#[derive(Clone)]
+pub(crate) struct SharedMemos {
+    /// Method lookups.
+    pub(crate) methods: Arc<MethodMemo>,
+    /// [`SymbolTable::lookup_digest`].
+    pub(crate) lookups: Arc<LookupMemo>,
+    /// The partition of the file a table serves: files that may see
+    /// different copies of a class must not share one.
+    pub(crate) partition: u32,
+}
+
+/// Whether `sig` is an anonymous class (`p.A$1`).
+pub(crate) fn is_anonymous(sig: &ClassSig) -> bool {
+    sig.kind == ClassKind::Class
+        && sig
+            .binary_name
+            .rsplit('$')
+            .next()
+            .is_some_and(|last| last.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// An anonymous class names one supertype, extracted as its superclass:
+/// when `get` finds it to be an interface, the class implements it and
+/// extends `Object`.
+pub(crate) fn implement_if_interface(
+    sig: &mut ClassSig,
+    get: impl FnOnce(&str) -> Option<Arc<ClassEntry>>,
+) {
+    if let Some(TypeSig::Class { name, .. }) = &sig.superclass
+        && get(name).is_some_and(|e| e.sig.kind == ClassKind::Interface)
+    {
+        let interface = sig.superclass.take().expect("checked above");
+        sig.interfaces.push(interface);
+        sig.superclass = Some(TypeSig::Class {
+            name: "java.lang.Object".into(),
+            args: Vec::new(),
+        });
+    }
+}
+
+/// Source classes answered one name at a time from outside the table, with
+/// the paths and source roots of the files declaring them. The salsa
+/// database answers this way (see [`crate::db`]), so that what a file's
+/// resolution depends on is exactly the names it looked up.
+pub(crate) trait SourceClasses: Sync {
+    /// Every source copy of the class with key `name`, first copy first;
+    /// empty when no file declares it.
+    fn copies(&self, name: &str) -> Vec<Arc<ClassEntry>>;
+    /// The path of file `file`, as declarations number files.
+    fn path(&self, file: u32) -> Option<Arc<str>>;
+    /// The source root of file `file` (its directory without the package's
+    /// folders).
+    fn root(&self, file: u32) -> Option<Arc<str>>;
+}
+
+/// Source classes by key (or answered by a [`SourceClasses`]), plus the
+/// library class path.
+pub struct SymbolTable<'s> {
+    /// Answers source lookups instead of `source` when set.
+    external: Option<&'s dyn SourceClasses>,
     source: HashMap<Arc<str>, Arc<ClassEntry>>,
     library: Option<Arc<ClassPath>>,
     cache: std::sync::RwLock<HashMap<Arc<str>, Option<Arc<ClassEntry>>>>,
     /// Results of method lookups, shared by every file of the revision.
     pub(crate) method_memo: MethodMemo,
+    /// With an external source: memos shared with the tables of the
+    /// revision's other files, and this file's partition of them.
+    pub(crate) shared: Option<SharedMemos>,
     /// [`Self::lookup_digest`] by (memo partition, name).
-    lookup_memo: LookupMemo,
+    lookup_memo: Arc<LookupMemo>,
     /// Paths of the revision's files, by file index.
     pub paths: Vec<String>,
     /// Source root of each file (an interned id).
@@ -82,14 +145,44 @@ impl Drop for ResolvingFile {
 /// The source root of a file: its directory with the package's folders
 /// taken off the end (`guava/src/` for `guava/src/com/google/X.java` in
 /// package `com.google`), or its directory when they do not match.
-fn source_root<'p>(path: &'p str, package: Option<&str>) -> &'p str {
+pub(crate) fn source_root<'p>(path: &'p str, package: Option<&str>) -> &'p str {
     let dir = path.rfind('/').map_or("", |i| &path[..=i]);
     let Some(package) = package else { return dir };
     let suffix: String = package.split('.').map(|p| format!("{p}/")).collect();
     dir.strip_suffix(suffix.as_str()).unwrap_or(dir)
 }
 
-impl SymbolTable {
+impl<'s> SymbolTable<'s> {
+    /// A table whose source classes are answered by `external`, one name at
+    /// a time, with the library class path. Method lookups are memoized
+    /// for the table's life, so one table serves one file.
+    ///
+    /// `shared` are memos shared by the tables of one revision's files,
+    /// with the partition of this file (files that may see different
+    /// copies of a class must not share a partition): an answer found
+    /// there has its looked-up names asked of `external` again, so the
+    /// caller learns what the file depends on either way.
+    pub(crate) fn over(
+        external: &'s dyn SourceClasses,
+        library: Option<Arc<ClassPath>>,
+        shared: Option<SharedMemos>,
+    ) -> Self {
+        Self {
+            external: Some(external),
+            source: HashMap::default(),
+            library,
+            cache: Default::default(),
+            method_memo: Default::default(),
+            lookup_memo: shared
+                .as_ref()
+                .map_or_else(Default::default, |s| s.lookups.clone()),
+            shared,
+            paths: Vec::new(),
+            roots: Vec::new(),
+            duplicates: HashMap::default(),
+        }
+    }
+
     /// A table of the given source classes and library class path;
     /// `files` are the revision's files (path and package) that the
     /// classes' declarations index.
@@ -111,13 +204,7 @@ impl SymbolTable {
             HashMap::with_capacity_and_hasher(classes.len(), Default::default());
         let mut pending_anonymous = Vec::new();
         for (sig, erased_params) in classes {
-            let is_anonymous = sig.kind == ClassKind::Class
-                && sig
-                    .binary_name
-                    .rsplit('$')
-                    .next()
-                    .is_some_and(|last| last.bytes().all(|b| b.is_ascii_digit()));
-            if is_anonymous {
+            if is_anonymous(&sig) {
                 pending_anonymous.push((sig, erased_params));
                 continue;
             }
@@ -138,10 +225,12 @@ impl SymbolTable {
             }
         }
         let mut table = Self {
+            external: None,
             source,
             library,
             cache: Default::default(),
             method_memo: Default::default(),
+            shared: None,
             lookup_memo: Default::default(),
             paths,
             roots,
@@ -150,18 +239,7 @@ impl SymbolTable {
         // An anonymous class names one supertype: a class to extend or an
         // interface to implement.
         for (mut sig, erased_params) in pending_anonymous {
-            if let Some(TypeSig::Class { name, .. }) = &sig.superclass
-                && table
-                    .get(name)
-                    .is_some_and(|e| e.sig.kind == ClassKind::Interface)
-            {
-                let interface = sig.superclass.take().expect("checked above");
-                sig.interfaces.push(interface);
-                sig.superclass = Some(TypeSig::Class {
-                    name: "java.lang.Object".into(),
-                    args: Vec::new(),
-                });
-            }
+            implement_if_interface(&mut sig, |name| table.get(name));
             table.source.insert(
                 sig.name.clone(),
                 Arc::new(ClassEntry {
@@ -177,7 +255,14 @@ impl SymbolTable {
     /// and anonymous classes).
     pub fn get(&self, name: &str) -> Option<Arc<ClassEntry>> {
         super::deps::record(name);
-        if let Some(entry) = self.source.get(name) {
+        if let Some(external) = self.external {
+            let mut copies = external.copies(name);
+            match copies.len() {
+                0 => {}
+                1 => return copies.pop(),
+                _ => return Some(self.nearest_external_copy(external, &copies).clone()),
+            }
+        } else if let Some(entry) = self.source.get(name) {
             if !self.duplicates.is_empty()
                 && let Some(copies) = self.duplicates.get(name)
             {
@@ -227,6 +312,53 @@ impl SymbolTable {
             .expect("duplicates have copies")
     }
 
+    /// [`Self::nearest_copy`] with paths and roots from `external`; ties go
+    /// to the first copy.
+    fn nearest_external_copy<'c>(
+        &self,
+        external: &dyn SourceClasses,
+        copies: &'c [Arc<ClassEntry>],
+    ) -> &'c Arc<ClassEntry> {
+        let file = CURRENT_FILE.with(Cell::get);
+        let (Some(path), root) = (external.path(file), external.root(file)) else {
+            return &copies[0];
+        };
+        copies
+            .iter()
+            .enumerate()
+            .max_by_key(|(position, c)| {
+                let f = c.sig.decl.map_or(u32::MAX, |d| d.file);
+                let same_root = root.is_some() && external.root(f) == root;
+                let shared = external.path(f).map_or(0, |p| {
+                    p.bytes()
+                        .zip(path.bytes())
+                        .take_while(|(a, b)| a == b)
+                        .count()
+                });
+                (f == file, same_root, shared, std::cmp::Reverse(*position))
+            })
+            .map(|(_, c)| c)
+            .expect("duplicates have copies")
+    }
+
+    /// The path of file `file` of the table.
+    pub fn path_of(&self, file: u32) -> Option<String> {
+        match self.external {
+            Some(external) => external.path(file).map(|p| p.to_string()),
+            None => self.paths.get(file as usize).cloned(),
+        }
+    }
+
+    /// Notes, for a caller answering source classes from outside, that the
+    /// file being resolved depends on what `name` leads to: a method
+    /// lookup answered from the shared memo looked it up on another file's
+    /// behalf.
+    pub(crate) fn replay_lookup(&self, name: &str) {
+        if let Some(external) = self.external {
+            external.copies(name);
+        }
+    }
+
     /// The file being resolved on this thread, if any.
     pub(crate) fn current_file(&self) -> u32 {
         CURRENT_FILE.with(Cell::get)
@@ -245,6 +377,9 @@ impl SymbolTable {
     /// The memo partition of the file being resolved: its source root
     /// when classes are duplicated (answers depend on it), else 0.
     pub(crate) fn memo_partition(&self) -> u32 {
+        if self.external.is_some() {
+            return self.shared.as_ref().map_or(0, |s| s.partition);
+        }
         if self.duplicates.is_empty() {
             return 0;
         }
@@ -265,6 +400,9 @@ impl SymbolTable {
     ) -> [u8; 16] {
         let key = (self.memo_partition(), Box::<str>::from(name));
         if let Some(&known) = self.lookup_memo.read().expect("memo lock").get(&key) {
+            // Another file may have computed it: this one depends on the
+            // name all the same.
+            self.replay_lookup(name);
             return known;
         }
         let mut digest = Digest128::new(b"lookup");
@@ -291,7 +429,7 @@ impl SymbolTable {
         let write_decl =
             |digest: &mut Digest128, decl: &Option<crate::symbols::SourceDecl>| match decl {
                 Some(d) => {
-                    digest.write_str(self.paths.get(d.file as usize).map_or("", String::as_str));
+                    digest.write_str(self.path_of(d.file).as_deref().unwrap_or(""));
                     digest.write_u32(d.ordinal);
                 }
                 None => digest.write_u32(u32::MAX),

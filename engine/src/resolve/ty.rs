@@ -98,7 +98,7 @@ impl Found {
     }
 }
 
-impl SymbolTable {
+impl SymbolTable<'_> {
     /// Instantiates a signature type. Type variables not in `subst` become
     /// the erasure of their bound (looked up in `scopes`, innermost first).
     pub(crate) fn instantiate(
@@ -270,14 +270,55 @@ impl SymbolTable {
             }
             return found.clone();
         }
+        if let Some(shared) = &self.shared {
+            let shared_key = (shared.partition, key.1.clone(), key.2.clone());
+            let hit = shared
+                .methods
+                .read()
+                .expect("memo lock")
+                .get(&shared_key)
+                .cloned();
+            if let Some((found, names)) = hit
+                && self.shareable(&found)
+            {
+                for name in names.iter() {
+                    super::deps::record(name);
+                    self.replay_lookup(name);
+                }
+                self.method_memo
+                    .write()
+                    .expect("memo lock")
+                    .insert(key, (found.clone(), names));
+                return found;
+            }
+        }
         let recording = super::deps::Recording::start();
         let found = Arc::new(self.compute_methods_named(ty, name));
         let names: Arc<[Box<str>]> = recording.finish().into();
+        if let Some(shared) = &self.shared
+            && self.shareable(&found)
+        {
+            shared.methods.write().expect("memo lock").insert(
+                (shared.partition, key.1.clone(), key.2.clone()),
+                (found.clone(), names.clone()),
+            );
+        }
         self.method_memo
             .write()
             .expect("memo lock")
             .insert(key, (found.clone(), names));
         found
+    }
+
+    /// Whether a method lookup's answer means the same to every file of a
+    /// shared memo: not when it holds a class of the file resolving, which
+    /// that file sees with lines and element indices and the others
+    /// without.
+    fn shareable(&self, found: &[Found]) -> bool {
+        let file = self.current_file();
+        !found
+            .iter()
+            .any(|f| f.class.sig.decl.is_some_and(|d| d.file == file))
     }
 
     fn compute_methods_named(&self, ty: &Ty, name: &str) -> Vec<Found> {

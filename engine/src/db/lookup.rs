@@ -1,0 +1,149 @@
+//! The symbol table of one file's resolution, answered by the database one
+//! class key at a time, so that salsa records the keys the file looked up.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::thread::ThreadId;
+
+use super::queries::{self, ClassName, anonymous_entry, class_copies, file_classes};
+use super::{Db, SourceFile, Workspace};
+use crate::facts::FileFacts;
+use crate::names::Qualifier;
+use crate::resolve::table::{SharedMemos, is_anonymous, source_root};
+use crate::resolve::{self, ClassEntry, SourceClasses, SymbolTable, TrackedResolution};
+
+/// Resolves `file` against the database (the body of
+/// [`queries::resolve`]).
+pub(super) fn resolve_in_db(db: &dyn Db, file: SourceFile, facts: &FileFacts) -> TrackedResolution {
+    let workspace = Workspace::get(db);
+    let classes = DbClasses::new(db, workspace, file);
+    let table = SymbolTable::over(
+        &classes,
+        Some(workspace.libraries(db).class_path.clone()),
+        shared_memos(db, file),
+    );
+    let qualifier = Qualifier::new(queries::universe(db, workspace), facts);
+    resolve::resolve_file_tracked(&table, &qualifier, facts, file.slot(db))
+}
+
+/// [`resolve::lookups_digest`] of `names` for `file`, against the database.
+pub(super) fn lookups_digest(db: &dyn Db, file: SourceFile, names: &[impl AsRef<str>]) -> [u8; 16] {
+    let workspace = Workspace::get(db);
+    let classes = DbClasses::new(db, workspace, file);
+    let table = SymbolTable::over(
+        &classes,
+        Some(workspace.libraries(db).class_path.clone()),
+        shared_memos(db, file),
+    );
+    resolve::lookups_digest(
+        &table,
+        queries::universe(db, workspace),
+        file.slot(db),
+        names,
+    )
+}
+
+/// The memos `file` shares with the files of its source root resolved or
+/// checked with it, if any.
+fn shared_memos(db: &dyn Db, file: SourceFile) -> Option<SharedMemos> {
+    let package = &file_classes(db, file).package;
+    db.shared_memos(source_root(file.path(db), package.as_deref()))
+        .map(|s| s.0)
+}
+
+/// Source classes from the database, as `file` sees them: its own classes
+/// with their lines and element indices, other files' by signature.
+struct DbClasses<'d> {
+    db: &'d dyn Db,
+    /// The thread the value was made on, the only one allowed to use `db`.
+    thread: ThreadId,
+    slot: u32,
+    own: HashMap<Arc<str>, Arc<ClassEntry>>,
+    /// Copies already asked for: a file looks the same few classes up
+    /// many times, and the first query recorded the dependency.
+    asked: RefCell<HashMap<Box<str>, Vec<Arc<ClassEntry>>>>,
+    /// Paths already asked for, by slot: one per reference into a file.
+    paths: RefCell<HashMap<u32, Option<Arc<str>>>>,
+}
+
+// SAFETY: a database handle must not be used from two threads at once,
+// nor a `RefCell`, which `Sync` would allow through `&DbClasses`. Every
+// method checks that it runs on the thread that made the value before it
+// touches `db`, `asked` or `paths`, and panics otherwise, so both are only ever used
+// from that thread.
+unsafe impl Sync for DbClasses<'_> {}
+
+impl<'d> DbClasses<'d> {
+    fn new(db: &'d dyn Db, workspace: Workspace, file: SourceFile) -> Self {
+        let own = file_classes(db, file)
+            .classes
+            .iter()
+            .map(|entry| {
+                let entry = if is_anonymous(&entry.sig) {
+                    anonymous_entry(db, workspace, entry)
+                } else {
+                    entry.clone()
+                };
+                (entry.sig.name.clone(), entry)
+            })
+            .collect();
+        Self {
+            db,
+            thread: std::thread::current().id(),
+            slot: file.slot(db),
+            own,
+            asked: RefCell::default(),
+            paths: RefCell::default(),
+        }
+    }
+
+    fn db(&self) -> &'d dyn Db {
+        assert_eq!(
+            std::thread::current().id(),
+            self.thread,
+            "a file's database lookups stay on the thread resolving it"
+        );
+        self.db
+    }
+}
+
+impl SourceClasses for DbClasses<'_> {
+    fn copies(&self, name: &str) -> Vec<Arc<ClassEntry>> {
+        let db = self.db();
+        if let Some(copies) = self.asked.borrow().get(name) {
+            return copies.clone();
+        }
+        let mut copies = class_copies(db, ClassName::new(db, name));
+        for copy in &mut copies {
+            if copy.sig.decl.is_some_and(|d| d.file == self.slot)
+                && let Some(own) = self.own.get(name)
+            {
+                *copy = own.clone();
+            }
+        }
+        self.asked.borrow_mut().insert(name.into(), copies.clone());
+        copies
+    }
+
+    fn path(&self, file: u32) -> Option<Arc<str>> {
+        let db = self.db();
+        if let Some(path) = self.paths.borrow().get(&file) {
+            return path.clone();
+        }
+        let path = db.file_at_slot(file).map(|f| f.path(db).clone());
+        self.paths.borrow_mut().insert(file, path.clone());
+        path
+    }
+
+    fn root(&self, file: u32) -> Option<Arc<str>> {
+        let db = self.db();
+        let source = db.file_at_slot(file)?;
+        let path = source.path(db);
+        let package = queries::signature(db, source).package.clone();
+        Some(Arc::from(crate::resolve::table::source_root(
+            path,
+            package.as_deref(),
+        )))
+    }
+}

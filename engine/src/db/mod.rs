@@ -1,0 +1,471 @@
+//! The in-memory engine: a salsa database holding a revision's files,
+//! their facts, their signatures and their resolutions, so that the next
+//! revision (the next commit of a range, the next save under `watch`)
+//! recomputes only what its changes reach.
+//!
+//! Inputs are set by the driver; queries read no file of the work tree or
+//! repository (facts in the pack, addressed by blob id, and the libraries'
+//! class files are functions of their input):
+//! [`SourceFile`] (one per path: its bytes, or facts the driver already
+//! extracted into the pack) and [`Workspace`] (the files of the revision
+//! and the libraries). The tracked functions in [`queries`] derive, per
+//! file, its facts, its type skeleton, its class signatures and its
+//! resolution; per revision, the type universe and which files declare
+//! which class; per class name, its source copies. A file's resolution
+//! reads classes one name at a time through [`queries::class_copies`], so
+//! it depends on exactly the names it looked up, and a signature without
+//! positions is what those names lead to: an edit inside a method body
+//! re-resolves that one file, a changed signature of class `A` re-resolves
+//! the files that looked up `A`.
+//!
+//! ```
+//! use refscope_engine::db::{Engine, FileContent, Libraries};
+//!
+//! let mut engine = Engine::new(Libraries::none());
+//! engine.set_files([(
+//!     "p/A.java",
+//!     FileContent::bytes(b"package p; class A { void m() { m(); } }"),
+//! )]);
+//! let files = engine.files();
+//! let pool = rayon::ThreadPoolBuilder::new().build().unwrap();
+//! let resolved = engine.resolve_all(&pool, &files);
+//! assert_eq!(resolved[0].as_ref().unwrap().resolution.refs.len(), 1);
+//! ```
+
+mod lookup;
+pub mod queries;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+use rayon::prelude::*;
+use salsa::{Database as _, Durability, Setter};
+
+use crate::digest::Digest128;
+use crate::jdk::JdkTypes;
+use crate::resolve::TrackedResolution;
+use crate::resolve::table::{LookupMemo, MethodMemo, SharedMemos};
+use crate::source::BlobId;
+use crate::store::{PackLocation, PackReader};
+use crate::symbols::classfile::ClassPath;
+
+pub use queries::FactsError;
+
+/// The database: salsa's storage plus the table of files by slot.
+#[salsa::db]
+#[derive(Clone)]
+pub struct EngineDatabase {
+    storage: salsa::Storage<Self>,
+    /// Every file ever added, by slot. Append-only: a slot never changes
+    /// its file, so queries may read it without being tracked.
+    slots: Arc<RwLock<Vec<SourceFile>>>,
+    /// While [`Engine::resolve_all`] runs: the method lookups and lookup
+    /// digests shared by the files it resolves. Their answers are those each file would compute
+    /// in the current revision, and a file taking one asks for the
+    /// classes it was computed from (see [`SymbolTable::over`]), so
+    /// reading it untracked changes neither results nor dependencies.
+    ///
+    /// [`SymbolTable::over`]: crate::resolve::SymbolTable
+    shared_memos: Arc<RwLock<Option<Arc<RevisionMemos>>>>,
+}
+
+/// A revision's shared memos, partitioned by source root.
+#[derive(Default)]
+struct RevisionMemos {
+    methods: Arc<MethodMemo>,
+    lookups: Arc<LookupMemo>,
+    roots: std::sync::Mutex<HashMap<String, u32>>,
+}
+
+/// What queries need from the database besides salsa's own.
+#[salsa::db]
+pub trait Db: salsa::Database {
+    /// The file with this slot (the number its declarations carry).
+    fn file_at_slot(&self, slot: u32) -> Option<SourceFile>;
+
+    /// The memos shared by the files being resolved together, if any,
+    /// with the partition of files in source root `root`.
+    fn shared_memos(&self, root: &str) -> Option<SharedMemoPartition>;
+}
+
+/// One source root's part of the shared memos (opaque outside the
+/// engine).
+pub struct SharedMemoPartition(SharedMemos);
+
+#[salsa::db]
+impl salsa::Database for EngineDatabase {}
+
+#[salsa::db]
+impl Db for EngineDatabase {
+    fn file_at_slot(&self, slot: u32) -> Option<SourceFile> {
+        self.slots
+            .read()
+            .expect("slot lock")
+            .get(slot as usize)
+            .copied()
+    }
+
+    fn shared_memos(&self, root: &str) -> Option<SharedMemoPartition> {
+        let shared = self.shared_memos.read().expect("memo lock").clone()?;
+        let mut roots = shared.roots.lock().expect("roots lock");
+        let next = roots.len() as u32;
+        let partition = *roots.entry(root.to_string()).or_insert(next);
+        Some(SharedMemoPartition(SharedMemos {
+            methods: shared.methods.clone(),
+            lookups: shared.lookups.clone(),
+            partition,
+        }))
+    }
+}
+
+/// One Java file of the work tree or revision.
+#[salsa::input]
+pub struct SourceFile {
+    /// The number declarations of this file carry
+    /// ([`crate::symbols::SourceDecl::file`]); unique in the database.
+    #[returns(copy)]
+    pub slot: u32,
+    /// Its path in the revision.
+    #[returns(ref)]
+    pub path: Arc<str>,
+    /// Its content.
+    #[returns(ref)]
+    pub content: FileContent,
+}
+
+/// The revision as a whole: its files and its libraries. One per
+/// database.
+#[salsa::input(singleton)]
+pub struct Workspace {
+    /// The files, sorted by path.
+    #[returns(ref)]
+    pub files: Arc<[SourceFile]>,
+    /// The JDK and the class path.
+    #[returns(ref)]
+    pub libraries: Arc<Libraries>,
+}
+
+/// A file's content, as the driver has it.
+#[derive(Clone)]
+pub enum FileContent {
+    /// The bytes, extracted by [`queries::facts`].
+    Bytes {
+        /// The git blob id of the bytes.
+        blob_id: BlobId,
+        /// The bytes.
+        bytes: Arc<[u8]>,
+    },
+    /// Facts the driver extracted already and appended to the pack, read
+    /// back on demand (the pack is content-addressed and append-only, so
+    /// the read is a function of the blob id).
+    Packed {
+        /// The git blob id of the file's bytes.
+        blob_id: BlobId,
+        /// Where the facts are.
+        location: PackLocation,
+        /// The pack, mapped.
+        reader: Arc<PackReader>,
+    },
+}
+
+impl FileContent {
+    /// Content from bytes.
+    pub fn bytes(bytes: &[u8]) -> Self {
+        Self::Bytes {
+            blob_id: BlobId::of_bytes(bytes),
+            bytes: bytes.into(),
+        }
+    }
+
+    /// The git blob id of the content.
+    pub fn blob_id(&self) -> BlobId {
+        match self {
+            Self::Bytes { blob_id, .. } | Self::Packed { blob_id, .. } => *blob_id,
+        }
+    }
+}
+
+/// The libraries resolution reads: the JDK's type names and the class
+/// path its classes and the jars' are loaded from.
+pub struct Libraries {
+    /// The JDK's type names.
+    pub jdk: JdkTypes,
+    /// The class files, loaded on first use.
+    pub class_path: Arc<ClassPath>,
+    /// Tells libraries apart: equal digests, same libraries.
+    pub digest: [u8; 16],
+}
+
+impl Libraries {
+    /// No JDK and no jars: library names stay unresolved.
+    pub fn none() -> Self {
+        let jdk = JdkTypes::missing();
+        let class_path = ClassPath::new(&jdk, &[]).expect("an empty class path opens");
+        Self {
+            jdk,
+            class_path: Arc::new(class_path),
+            digest: Digest128::new(b"no libraries").finish(),
+        }
+    }
+}
+
+/// The driver's handle on the database: sets inputs from a revision's
+/// files and asks for resolutions, in parallel.
+pub struct Engine {
+    db: EngineDatabase,
+    workspace: Workspace,
+    by_path: HashMap<Arc<str>, SourceFile>,
+}
+
+impl Engine {
+    /// An engine with no files over `libraries`.
+    pub fn new(libraries: Libraries) -> Self {
+        Self::with_storage(salsa::Storage::default(), libraries)
+    }
+
+    /// An engine that reports every salsa event to `on_event` (tests count
+    /// what re-executes this way).
+    pub fn with_event_callback(
+        on_event: impl Fn(salsa::Event) + Send + Sync + 'static,
+        libraries: Libraries,
+    ) -> Self {
+        Self::with_storage(salsa::Storage::new(Some(Box::new(on_event))), libraries)
+    }
+
+    fn with_storage(storage: salsa::Storage<EngineDatabase>, libraries: Libraries) -> Self {
+        let db = EngineDatabase {
+            storage,
+            slots: Default::default(),
+            shared_memos: Default::default(),
+        };
+        let workspace = Workspace::builder(Arc::from(Vec::new()), Arc::new(libraries))
+            .libraries_durability(Durability::HIGH)
+            .new(&db);
+        Self {
+            db,
+            workspace,
+            by_path: HashMap::new(),
+        }
+    }
+
+    /// The database, for calling queries directly.
+    pub fn db(&self) -> &EngineDatabase {
+        &self.db
+    }
+
+    /// The workspace input.
+    pub fn workspace(&self) -> Workspace {
+        self.workspace
+    }
+
+    /// The digest of the libraries in use.
+    pub fn libraries_digest(&self) -> [u8; 16] {
+        self.workspace.libraries(&self.db).digest
+    }
+
+    /// Replaces the libraries (every resolution depends on them).
+    pub fn set_libraries(&mut self, libraries: Libraries) {
+        self.workspace
+            .set_libraries(&mut self.db)
+            .with_durability(Durability::HIGH)
+            .to(Arc::new(libraries));
+    }
+
+    /// Makes `files` the revision's files: new paths are added, paths whose
+    /// blob changed get the new content, paths not named leave the
+    /// workspace. Unchanged files keep everything computed for them.
+    pub fn set_files<'p>(&mut self, files: impl IntoIterator<Item = (&'p str, FileContent)>) {
+        self.update_files(files.into_iter().map(|(path, content)| {
+            let blob_id = content.blob_id();
+            (path, blob_id, move || content)
+        }));
+    }
+
+    /// [`Self::set_files`] with contents made only for the paths that are
+    /// new or whose blob changed.
+    pub fn update_files<'p, F: FnOnce() -> FileContent>(
+        &mut self,
+        files: impl IntoIterator<Item = (&'p str, BlobId, F)>,
+    ) {
+        let mut listed: Vec<SourceFile> = Vec::new();
+        for (path, blob_id, content) in files {
+            let file = match self.by_path.get(path) {
+                Some(&file) => {
+                    if file.content(&self.db).blob_id() != blob_id {
+                        file.set_content(&mut self.db)
+                            .with_durability(Durability::LOW)
+                            .to(content());
+                    }
+                    file
+                }
+                None => {
+                    let mut slots = self.db.slots.write().expect("slot lock");
+                    let slot = slots.len() as u32;
+                    // Work-tree files are the volatile inputs: salsa's
+                    // default (low) durability.
+                    let file = SourceFile::new(&self.db, slot, Arc::from(path), content());
+                    slots.push(file);
+                    drop(slots);
+                    self.by_path.insert(file.path(&self.db).clone(), file);
+                    file
+                }
+            };
+            listed.push(file);
+        }
+        listed.sort_by(|a, b| a.path(&self.db).cmp(b.path(&self.db)));
+        listed.dedup();
+        if **self.workspace.files(&self.db) != *listed {
+            self.workspace
+                .set_files(&mut self.db)
+                .with_durability(Durability::LOW)
+                .to(Arc::from(listed));
+        }
+    }
+
+    /// The files of the workspace, sorted by path.
+    pub fn files(&self) -> Arc<[SourceFile]> {
+        self.workspace.files(&self.db).clone()
+    }
+
+    /// The file at `path`, if it is in the workspace.
+    pub fn file(&self, path: &str) -> Option<SourceFile> {
+        let file = *self.by_path.get(path)?;
+        self.workspace
+            .files(&self.db)
+            .binary_search_by(|f| f.path(&self.db).as_ref().cmp(path))
+            .is_ok()
+            .then_some(file)
+    }
+
+    /// The path of `file`.
+    pub fn path(&self, file: SourceFile) -> Arc<str> {
+        file.path(&self.db).clone()
+    }
+
+    /// Derives every file's signature in parallel on `pool`, so that the table of classes is complete before any file
+    /// looks a class up: first the type skeletons (the type universe needs
+    /// them all), then the signatures. Each is recomputed only if what it
+    /// read changed.
+    pub fn prepare(&self, pool: &rayon::ThreadPool) {
+        let all = self.workspace.files(&self.db).clone();
+        let handle = self.handle();
+        let fork = || handle.lock().expect("handle lock").clone();
+        pool.install(|| {
+            all.par_iter().for_each_init(fork, |db, &file| {
+                queries::skeleton(db, file);
+            })
+        });
+        queries::universe(&self.db, self.workspace);
+        pool.install(|| {
+            all.par_iter().for_each_init(fork, |db, &file| {
+                queries::signature(db, file);
+            })
+        });
+    }
+
+    /// A handle to clone per worker thread: a database handle is not
+    /// shared between threads, each worker clones its own.
+    fn handle(&self) -> std::sync::Mutex<EngineDatabase> {
+        std::sync::Mutex::new(self.db.clone())
+    }
+
+    /// The resolutions of `files`, in order, computed in parallel on
+    /// `pool` after [`Self::prepare`]. Each is recomputed only if what it
+    /// read changed.
+    pub fn resolve_all(
+        &self,
+        pool: &rayon::ThreadPool,
+        files: &[SourceFile],
+    ) -> Vec<Result<Arc<TrackedResolution>, FactsError>> {
+        self.prepare(pool);
+        let _shared = self.share_memos();
+        self.resolve_prepared(pool, files)
+    }
+
+    /// [`Self::resolve_all`] in chunks of `chunk_len` files, each handed to
+    /// `consume` with the position of its first file; between chunks, the
+    /// database forgets the resolutions it holds beyond its bound, so a
+    /// large revision is not held in memory at once.
+    pub fn resolve_in_chunks<E>(
+        &mut self,
+        pool: &rayon::ThreadPool,
+        files: &[SourceFile],
+        chunk_len: usize,
+        mut consume: impl FnMut(usize, Vec<Result<Arc<TrackedResolution>, FactsError>>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let chunk_len = chunk_len.max(1);
+        self.prepare(pool);
+        let _shared = self.share_memos();
+        for (index, chunk) in files.chunks(chunk_len).enumerate() {
+            let resolved = self.resolve_prepared(pool, chunk);
+            consume(index * chunk_len, resolved)?;
+            self.db.trigger_lru_eviction();
+        }
+        Ok(())
+    }
+
+    fn resolve_prepared(
+        &self,
+        pool: &rayon::ThreadPool,
+        files: &[SourceFile],
+    ) -> Vec<Result<Arc<TrackedResolution>, FactsError>> {
+        let handle = self.handle();
+        let fork = || handle.lock().expect("handle lock").clone();
+        pool.install(|| {
+            files
+                .par_iter()
+                .map_init(fork, |db, &file| queries::resolve(db, file))
+                .collect()
+        })
+    }
+
+    /// Lets the files resolved or checked until the guard drops share
+    /// method lookups and lookup digests; the next revision's answers may
+    /// differ, so they are dropped with the guard.
+    fn share_memos(&self) -> impl Drop + use<> {
+        struct Sharing(Arc<RwLock<Option<Arc<RevisionMemos>>>>);
+        impl Drop for Sharing {
+            fn drop(&mut self) {
+                *self.0.write().expect("memo lock") = None;
+            }
+        }
+        *self.db.shared_memos.write().expect("memo lock") = Some(Arc::default());
+        Sharing(self.db.shared_memos.clone())
+    }
+
+    /// The source root of `file`: its directory without its package's
+    /// folders.
+    pub fn source_root(&self, file: SourceFile) -> String {
+        let package = queries::signature(&self.db, file).package.clone();
+        crate::resolve::table::source_root(file.path(&self.db), package.as_deref()).to_string()
+    }
+
+    /// [`Self::lookups_digest`] of many files, in parallel on `pool`.
+    pub fn lookups_digests(
+        &self,
+        pool: &rayon::ThreadPool,
+        asked: &[(SourceFile, &[String])],
+    ) -> Vec<[u8; 16]> {
+        let handle = self.handle();
+        let fork = || handle.lock().expect("handle lock").clone();
+        let _shared = self.share_memos();
+        pool.install(|| {
+            asked
+                .par_iter()
+                .map_init(fork, |db, &(file, names)| {
+                    lookup::lookups_digest(db, file, names)
+                })
+                .collect()
+        })
+    }
+
+    /// A digest of what each of `names` leads to for `file` now (see
+    /// [`crate::resolve::lookups_digest`]): equal to the digest recorded
+    /// with an earlier resolution of the same content, the file resolves
+    /// as it did then.
+    pub fn lookups_digest(&self, file: SourceFile, names: &[impl AsRef<str>]) -> [u8; 16] {
+        lookup::lookups_digest(&self.db, file, names)
+    }
+}
