@@ -140,7 +140,7 @@ enum Parsed {
 
 /// Files resolved between two evictions of the engine's resolutions: a
 /// large revision's are not all held in memory at once.
-const RESOLVE_CHUNK_LEN: usize = 512;
+const RESOLVE_CHUNK_LEN: usize = 128;
 
 /// Bytes sniffed to tell binary files.
 const BINARY_SNIFF_LEN: usize = 8000;

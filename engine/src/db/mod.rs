@@ -53,6 +53,10 @@ use crate::symbols::classfile::ClassPath;
 
 pub use queries::FactsError;
 
+/// Files whose facts and signatures [`Engine::prepare`] derives between two
+/// evictions of facts beyond their bound.
+const PREPARE_CHUNK: usize = 1024;
+
 /// The database: salsa's storage plus the table of files by slot.
 #[salsa::db]
 #[derive(Clone)]
@@ -348,20 +352,41 @@ impl Engine {
     /// looks a class up: first the type skeletons (the type universe needs
     /// them all), then the signatures. Each is recomputed only if what it
     /// read changed.
-    pub fn prepare(&self, pool: &rayon::ThreadPool) {
+    pub fn prepare(&mut self, pool: &rayon::ThreadPool) {
         let all = self.workspace.files(&self.db).clone();
+        // Facts are the biggest values and only bounded (LRU) between
+        // writes: going through the files a chunk at a time, forgetting
+        // facts beyond the bound after each, keeps a large revision's
+        // facts from all being held at once.
+        for chunk in all.chunks(PREPARE_CHUNK) {
+            self.for_each_parallel(pool, chunk, |db, file| {
+                queries::skeleton(db, file);
+            });
+            self.db.trigger_lru_eviction();
+        }
+        queries::universe(&self.db, self.workspace);
+        for chunk in all.chunks(PREPARE_CHUNK) {
+            self.for_each_parallel(pool, chunk, |db, file| {
+                queries::signature(db, file);
+            });
+            self.db.trigger_lru_eviction();
+        }
+    }
+
+    /// Runs `work` for every file on `pool`, each worker with its own
+    /// database handle; the handles are gone when it returns.
+    fn for_each_parallel(
+        &self,
+        pool: &rayon::ThreadPool,
+        files: &[SourceFile],
+        work: impl Fn(&EngineDatabase, SourceFile) + Sync,
+    ) {
         let handle = self.handle();
         let fork = || handle.lock().expect("handle lock").clone();
         pool.install(|| {
-            all.par_iter().for_each_init(fork, |db, &file| {
-                queries::skeleton(db, file);
-            })
-        });
-        queries::universe(&self.db, self.workspace);
-        pool.install(|| {
-            all.par_iter().for_each_init(fork, |db, &file| {
-                queries::signature(db, file);
-            })
+            files
+                .par_iter()
+                .for_each_init(fork, |db, &file| work(db, file))
         });
     }
 
@@ -375,7 +400,7 @@ impl Engine {
     /// `pool` after [`Self::prepare`]. Each is recomputed only if what it
     /// read changed.
     pub fn resolve_all(
-        &self,
+        &mut self,
         pool: &rayon::ThreadPool,
         files: &[SourceFile],
     ) -> Vec<Result<Arc<TrackedResolution>, FactsError>> {

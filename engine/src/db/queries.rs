@@ -47,7 +47,7 @@ pub type Declarers = HashMap<Box<str>, Vec<SourceFile>>;
 /// The file's facts: extracted from its bytes, or read back from the
 /// pack. Kept for a bounded number of files: they are the largest values
 /// and cheap to make again from the content.
-#[salsa::tracked(returns(clone), lru = 256)]
+#[salsa::tracked(returns(clone), lru = 128)]
 pub fn facts(db: &dyn Db, file: SourceFile) -> Result<Arc<FileFacts>, FactsError> {
     let _own_lookups = deps::Recording::start();
     match file.content(db) {
@@ -255,7 +255,7 @@ pub(crate) fn anonymous_entry(
 /// Kept for a bounded number of files once the driver asks the database
 /// to evict (the driver stores each resolution as it comes, and what a
 /// later revision needs again is recomputed; the dependencies stay).
-#[salsa::tracked(returns(clone), lru = 512)]
+#[salsa::tracked(returns(clone), lru = 128)]
 pub fn resolve(db: &dyn Db, file: SourceFile) -> Result<Arc<TrackedResolution>, FactsError> {
     let facts = facts(db, file)?;
     Ok(Arc::new(super::lookup::resolve_in_db(db, file, &facts)))

@@ -63,7 +63,7 @@ impl Logged {
     }
 
     /// Every file's resolution, by path.
-    fn resolve(&self) -> Vec<(String, Arc<TrackedResolution>)> {
+    fn resolve(&mut self) -> Vec<(String, Arc<TrackedResolution>)> {
         let files = self.engine.files();
         let pool = rayon::ThreadPoolBuilder::new().build().unwrap();
         let resolved = self.engine.resolve_all(&pool, &files);
@@ -173,7 +173,7 @@ fn from_scratch(files: &[(String, String)], libraries: &Libraries) -> Vec<Tracke
 /// its files from scratch gives, as stored: records, references (declared
 /// lines of other files aside, which the store keeps as signature
 /// ordinals), names looked up and their digest.
-fn assert_same_as_from_scratch(logged: &Logged, libraries: &Libraries) {
+fn assert_same_as_from_scratch(logged: &mut Logged, libraries: &Libraries) {
     let files: Vec<(String, String)> = logged
         .engine
         .files()
@@ -241,7 +241,7 @@ fn check_edit(path: &str, from: &str, to: &str, expect: Expect) {
     logged.edit(path, from, to);
     logged.resolve();
     expect.assert_eq(&logged.take_executed());
-    assert_same_as_from_scratch(&logged, &Libraries::none());
+    assert_same_as_from_scratch(&mut logged, &Libraries::none());
 }
 
 #[test]
@@ -268,7 +268,7 @@ fn signature_edit_reresolves_the_files_that_looked_up_the_class() {
     // not (C calls B's `run`, whose signature names A, but it never
     // looks A up).
     let files = fixture(SHOP);
-    let logged = Logged::new(&files, Libraries::none());
+    let mut logged = Logged::new(&files, Libraries::none());
     let looked_up_a: Vec<String> = logged
         .resolve()
         .into_iter()
@@ -306,7 +306,7 @@ fn added_file_resolves_as_from_scratch() {
             .iter()
             .map(|(p, t)| (p.as_str(), FileContent::bytes(t.as_bytes()))),
     );
-    assert_same_as_from_scratch(&logged, &Libraries::none());
+    assert_same_as_from_scratch(&mut logged, &Libraries::none());
 }
 
 #[test]
@@ -340,8 +340,8 @@ fn database_resolves_the_fixtures_as_from_scratch() {
                 }
             }
         }
-        let logged = Logged::new(&files, libraries());
-        assert_same_as_from_scratch(&logged, &libraries());
+        let mut logged = Logged::new(&files, libraries());
+        assert_same_as_from_scratch(&mut logged, &libraries());
         n_fixtures += 1;
     }
     assert!(n_fixtures >= 3, "fixtures under {}", root.display());
@@ -387,5 +387,5 @@ fn chunked_resolution_evicts_values_but_keeps_dependencies() {
         skeleton(p/B.java)
     "#]]
     .assert_eq(&logged.take_executed());
-    assert_same_as_from_scratch(&logged, &Libraries::none());
+    assert_same_as_from_scratch(&mut logged, &Libraries::none());
 }
