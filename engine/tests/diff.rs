@@ -4,53 +4,16 @@
 use std::path::Path;
 
 use refscope_engine::snapshot::{ChangeKind, DiffConfig};
-use refscope_engine::{IndexConfig, Indexer, Snapshot, Source, SourceLimits, Store};
+use refscope_engine::{Snapshot, Source, Store};
 
-/// Writes `files` into the work tree of `repo`, removes `removed`, and
-/// commits.
+mod common;
+
 fn commit(repo: &git2::Repository, files: &[(&str, &str)], removed: &[&str]) -> String {
-    let root = repo.workdir().unwrap().to_path_buf();
-    let mut index = repo.index().unwrap();
-    for (path, text) in files {
-        let full = root.join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(&full, text).unwrap();
-        index.add_path(Path::new(path)).unwrap();
-    }
-    for path in removed {
-        std::fs::remove_file(root.join(path)).unwrap();
-        index.remove_path(Path::new(path)).unwrap();
-    }
-    index.write().unwrap();
-    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-    let signature = git2::Signature::now("Test", "test@example.com").unwrap();
-    let parents: Vec<git2::Commit> = repo
-        .head()
-        .ok()
-        .and_then(|h| h.peel_to_commit().ok())
-        .into_iter()
-        .collect();
-    let parent_refs: Vec<&git2::Commit> = parents.iter().collect();
-    repo.commit(
-        Some("HEAD"),
-        &signature,
-        &signature,
-        "change",
-        &tree,
-        &parent_refs,
-    )
-    .unwrap()
-    .to_string()
+    common::commit(repo, files, removed, "change")
 }
 
 fn index(dir: &Path, store: &Store, rev: &str) {
-    let source = Source::open(dir).unwrap();
-    let revision = source
-        .resolve_revision(Some(rev), &SourceLimits::default())
-        .unwrap();
-    Indexer::new(store, IndexConfig::default())
-        .index(&source, &revision, &mut |_| {})
-        .unwrap();
+    common::index(dir, store, Some(rev));
 }
 
 const SHOP_V1: &str = "package com.acme;

@@ -6,47 +6,16 @@ use std::path::Path;
 use std::sync::Arc;
 
 use refscope_engine::snapshot::CallersConfig;
-use refscope_engine::{IndexConfig, Indexer, Snapshot, Source, SourceLimits, Store};
+use refscope_engine::{Snapshot, Store};
+
+mod common;
 
 fn commit(repo: &git2::Repository, files: &[(&str, &str)]) -> String {
-    let root = repo.workdir().unwrap().to_path_buf();
-    let mut index = repo.index().unwrap();
-    for (path, text) in files {
-        let full = root.join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(&full, text).unwrap();
-        index.add_path(Path::new(path)).unwrap();
-    }
-    index.write().unwrap();
-    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-    let signature = git2::Signature::now("Test", "test@example.com").unwrap();
-    let parents: Vec<git2::Commit> = repo
-        .head()
-        .ok()
-        .and_then(|h| h.peel_to_commit().ok())
-        .into_iter()
-        .collect();
-    let parent_refs: Vec<&git2::Commit> = parents.iter().collect();
-    repo.commit(
-        Some("HEAD"),
-        &signature,
-        &signature,
-        "change",
-        &tree,
-        &parent_refs,
-    )
-    .unwrap()
-    .to_string()
+    common::commit(repo, files, &[], "change")
 }
 
 fn index(dir: &Path, store: &Store, rev: &str) {
-    let source = Source::open(dir).unwrap();
-    let revision = source
-        .resolve_revision(Some(rev), &SourceLimits::default())
-        .unwrap();
-    Indexer::new(store, IndexConfig::default())
-        .index(&source, &revision, &mut |_| {})
-        .unwrap();
+    common::index(dir, store, Some(rev));
 }
 
 const SHAPE: &str = "package geo;

@@ -4,38 +4,12 @@
 use std::path::Path;
 
 use refscope_engine::store::FORMAT_VERSION;
-use refscope_engine::{Error, IndexConfig, Indexer, Snapshot, Source, SourceLimits, Store};
+use refscope_engine::{Error, Snapshot, Source, SourceLimits, Store};
 
-/// Writes `files` into the work tree of `repo` and commits them all.
+mod common;
+
 fn commit(repo: &git2::Repository, files: &[(&str, &str)], message: &str) -> String {
-    let root = repo.workdir().unwrap().to_path_buf();
-    let mut index = repo.index().unwrap();
-    for (path, text) in files {
-        let full = root.join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(&full, text).unwrap();
-        index.add_path(Path::new(path)).unwrap();
-    }
-    index.write().unwrap();
-    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-    let signature = git2::Signature::now("Test", "test@example.com").unwrap();
-    let parents: Vec<git2::Commit> = repo
-        .head()
-        .ok()
-        .and_then(|h| h.peel_to_commit().ok())
-        .into_iter()
-        .collect();
-    let parent_refs: Vec<&git2::Commit> = parents.iter().collect();
-    repo.commit(
-        Some("HEAD"),
-        &signature,
-        &signature,
-        message,
-        &tree,
-        &parent_refs,
-    )
-    .unwrap()
-    .to_string()
+    common::commit(repo, files, &[], message)
 }
 
 const SHOP: &str = "package com.acme;\n\
@@ -51,13 +25,7 @@ const ORDER: &str = "package com.acme;\n\
 record Order(Shop shop, int total) {}\n";
 
 fn index_head(dir: &Path, store: &Store) -> refscope_engine::IndexSummary {
-    let source = Source::open(dir).unwrap();
-    let revision = source
-        .resolve_revision(None, &SourceLimits::default())
-        .unwrap();
-    Indexer::new(store, IndexConfig::default())
-        .index(&source, &revision, &mut |_| {})
-        .unwrap()
+    common::index(dir, store, None)
 }
 
 #[test]
