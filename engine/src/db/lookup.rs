@@ -16,19 +16,32 @@ use crate::resolve::{self, ClassEntry, SourceClasses, SymbolTable, TrackedResolu
 /// Resolves `file` against the database (the body of
 /// [`queries::resolve`]).
 pub(super) fn resolve_in_db(db: &dyn Db, file: SourceFile, facts: &FileFacts) -> TrackedResolution {
-    let workspace = Workspace::get(db);
-    let classes = DbClasses::new(db, workspace, file);
-    let table = SymbolTable::over(
-        &classes,
-        Some(workspace.libraries(db).class_path.clone()),
-        shared_memos(db, file),
-    );
-    let qualifier = Qualifier::new(queries::universe(db, workspace), facts);
-    resolve::resolve_file_tracked(&table, &qualifier, facts, file.slot(db))
+    with_table(db, file, |table, workspace| {
+        let qualifier = Qualifier::new(queries::universe(db, workspace), facts);
+        resolve::resolve_file_tracked(table, &qualifier, facts, file.slot(db))
+    })
 }
 
 /// [`resolve::lookups_digest`] of `names` for `file`, against the database.
 pub(super) fn lookups_digest(db: &dyn Db, file: SourceFile, names: &[impl AsRef<str>]) -> [u8; 16] {
+    with_table(db, file, |table, workspace| {
+        resolve::lookups_digest(
+            table,
+            queries::universe(db, workspace),
+            file.slot(db),
+            names,
+        )
+    })
+}
+
+/// Runs `work` with the symbol table `file` sees: source classes from the
+/// database one name at a time, the libraries, and the revision's shared
+/// memos.
+fn with_table<R>(
+    db: &dyn Db,
+    file: SourceFile,
+    work: impl FnOnce(&SymbolTable, Workspace) -> R,
+) -> R {
     let workspace = Workspace::get(db);
     let classes = DbClasses::new(db, workspace, file);
     let table = SymbolTable::over(
@@ -36,12 +49,7 @@ pub(super) fn lookups_digest(db: &dyn Db, file: SourceFile, names: &[impl AsRef<
         Some(workspace.libraries(db).class_path.clone()),
         shared_memos(db, file),
     );
-    resolve::lookups_digest(
-        &table,
-        queries::universe(db, workspace),
-        file.slot(db),
-        names,
-    )
+    work(&table, workspace)
 }
 
 /// The memos `file` shares with the files of its source root resolved or
