@@ -491,13 +491,16 @@ impl<'s> Indexer<'s> {
             path: self.store.dir().to_path_buf(),
             message: format!("{}: {}", e.path, e.message),
         };
-        let mut engine = match self.engine.take() {
-            Some(engine) if engine.libraries_digest() == library_digest => engine,
-            _ => Engine::new(Libraries {
-                jdk: jdk.clone(),
-                class_path: std::sync::Arc::new(ClassPath::new(jdk, &self.config.classpath)?),
-                digest: library_digest,
-            }),
+        let (mut engine, cold) = match self.engine.take() {
+            Some(engine) if engine.libraries_digest() == library_digest => (engine, false),
+            _ => {
+                let libraries = Libraries {
+                    jdk: jdk.clone(),
+                    class_path: std::sync::Arc::new(ClassPath::new(jdk, &self.config.classpath)?),
+                    digest: library_digest,
+                };
+                (Engine::new(libraries), true)
+            }
         };
         engine.update_files(files.iter().map(|&(path, blob_id, location)| {
             (path, blob_id, move || FileContent::Packed {
@@ -574,21 +577,48 @@ impl<'s> Indexer<'s> {
             work.iter().map(|&(_, index)| sources[index]).collect();
         let mut unit_of_work: Vec<i64> = Vec::with_capacity(work.len());
         let mut interned = Interned::default();
-        engine.resolve_in_chunks(
-            pool,
-            &representatives,
-            RESOLVE_CHUNK_LEN,
-            |first, resolved| {
-                for (&(blob_id, _), resolved) in work[first..].iter().zip(resolved) {
-                    let resolved = resolved.map_err(facts_error)?;
-                    unit_of_work.push(
-                        store_unit(tx, &blob_id, &resolved, &mut interned).map_err(db_error)?,
-                    );
-                    progress(Progress::Advance(1));
+        // The pool resolves the next chunk while this thread stores the
+        // last one: the single writer never holds the workers up, and at
+        // most two chunks of resolutions are in memory at once.
+        let (sender, receiver) = sync_channel(1);
+        std::thread::scope(|scope| {
+            let resolving = scope.spawn(|| {
+                // A closed channel means the writer failed: stop too.
+                // The sender moves in, so the writer's loop ends when this
+                // thread is done.
+                let send = move |first, resolved| sender.send((first, resolved));
+                let files = &representatives;
+                if cold {
+                    // A new engine has no resolution to reuse, and the next
+                    // revision takes unchanged files' units from the store:
+                    // memoizing these would cost time and memory only.
+                    engine.resolve_unmemoized_in_chunks(pool, files, RESOLVE_CHUNK_LEN, send)
+                } else {
+                    engine.resolve_in_chunks(pool, files, RESOLVE_CHUNK_LEN, send)
                 }
-                Ok::<(), Error>(())
-            },
-        )?;
+            });
+            let mut stored = Ok(());
+            for (first, resolved) in receiver.iter() {
+                stored = (|| {
+                    for (&(blob_id, _), resolved) in work[first..].iter().zip(resolved) {
+                        let resolved = resolved.map_err(facts_error)?;
+                        unit_of_work.push(
+                            store_unit(tx, &blob_id, &resolved, &mut interned).map_err(db_error)?,
+                        );
+                        progress(Progress::Advance(1));
+                    }
+                    Ok::<(), Error>(())
+                })();
+                if stored.is_err() {
+                    break;
+                }
+            }
+            drop(receiver);
+            match resolving.join() {
+                Ok(_) => stored,
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        })?;
         let n_resolved = work_of_file.len() as u64;
         for (index, at) in work_of_file {
             unit_of_file[index] = Some(unit_of_work[at]);

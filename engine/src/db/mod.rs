@@ -215,6 +215,13 @@ impl Libraries {
     }
 }
 
+/// Whether resolutions are kept in the database.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Memoize {
+    Yes,
+    No,
+}
+
 /// The driver's handle on the database: sets inputs from a revision's
 /// files and asks for resolutions, in parallel.
 pub struct Engine {
@@ -406,7 +413,7 @@ impl Engine {
     ) -> Vec<Result<Arc<TrackedResolution>, FactsError>> {
         self.prepare(pool);
         let _shared = self.share_memos();
-        self.resolve_prepared(pool, files)
+        self.resolve_prepared(pool, files, Memoize::Yes)
     }
 
     /// [`Self::resolve_all`] in chunks of `chunk_len` files, each handed to
@@ -418,15 +425,46 @@ impl Engine {
         pool: &rayon::ThreadPool,
         files: &[SourceFile],
         chunk_len: usize,
+        consume: impl FnMut(usize, Vec<Result<Arc<TrackedResolution>, FactsError>>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.chunked(pool, files, chunk_len, Memoize::Yes, consume)
+    }
+
+    /// [`Self::resolve_in_chunks`] without memoizing the resolutions, nor
+    /// the facts they read from the pack ([`queries::resolve_unmemoized`]):
+    /// for a revision whose resolutions the caller stores and will not ask
+    /// this engine for again unchanged. A cold engine's first revision is
+    /// one: nothing before it could be reused, and keeping (then evicting)
+    /// every file's resolution costs time and memory for nothing. The
+    /// signatures and class lookups are memoized as usual, so the next
+    /// revision recomputes only what its changes reach.
+    pub fn resolve_unmemoized_in_chunks<E>(
+        &mut self,
+        pool: &rayon::ThreadPool,
+        files: &[SourceFile],
+        chunk_len: usize,
+        consume: impl FnMut(usize, Vec<Result<Arc<TrackedResolution>, FactsError>>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.chunked(pool, files, chunk_len, Memoize::No, consume)
+    }
+
+    fn chunked<E>(
+        &mut self,
+        pool: &rayon::ThreadPool,
+        files: &[SourceFile],
+        chunk_len: usize,
+        memoize: Memoize,
         mut consume: impl FnMut(usize, Vec<Result<Arc<TrackedResolution>, FactsError>>) -> Result<(), E>,
     ) -> Result<(), E> {
         let chunk_len = chunk_len.max(1);
         self.prepare(pool);
         let _shared = self.share_memos();
         for (index, chunk) in files.chunks(chunk_len).enumerate() {
-            let resolved = self.resolve_prepared(pool, chunk);
+            let resolved = self.resolve_prepared(pool, chunk, memoize);
             consume(index * chunk_len, resolved)?;
-            self.db.trigger_lru_eviction();
+            if memoize == Memoize::Yes {
+                self.db.trigger_lru_eviction();
+            }
         }
         Ok(())
     }
@@ -435,13 +473,18 @@ impl Engine {
         &self,
         pool: &rayon::ThreadPool,
         files: &[SourceFile],
+        memoize: Memoize,
     ) -> Vec<Result<Arc<TrackedResolution>, FactsError>> {
         let handle = self.handle();
         let fork = || handle.lock().expect("handle lock").clone();
+        let resolve = match memoize {
+            Memoize::Yes => queries::resolve,
+            Memoize::No => queries::resolve_unmemoized,
+        };
         pool.install(|| {
             files
                 .par_iter()
-                .map_init(fork, |db, &file| queries::resolve(db, file))
+                .map_init(fork, |db, &file| resolve(db, file))
                 .collect()
         })
     }

@@ -11,6 +11,8 @@ use crate::facts::{FileFacts, NO_ORDINAL};
 use crate::names::{Qualifier, TypeUniverse, type_skeleton};
 use crate::resolve::table::{implement_if_interface, is_anonymous};
 use crate::resolve::{self as resolver, ClassEntry, TrackedResolution, deps};
+use crate::source::BlobId;
+use crate::store::{PackLocation, PackReader};
 use crate::symbols::{ClassSig, SourceDecl};
 
 /// Facts that could not be read back from the pack (a damaged store).
@@ -52,18 +54,53 @@ pub fn facts(db: &dyn Db, file: SourceFile) -> Result<Arc<FileFacts>, FactsError
     let _own_lookups = deps::Recording::start();
     match file.content(db) {
         FileContent::Bytes { bytes, .. } => Ok(Arc::new(crate::extract::extract(bytes))),
-        FileContent::Packed {
-            blob_id,
-            location,
-            reader,
-        } => reader
-            .facts(blob_id, *location)
-            .map(Arc::new)
-            .map_err(|e| FactsError {
-                path: file.path(db).clone(),
-                message: e.to_string(),
-            }),
+        FileContent::Packed { .. } => read_packed(db, file, PackReader::facts),
     }
+}
+
+/// The file's facts for one use: read from the pack without keeping them
+/// when they are there, else through [`facts`] (extraction is worth
+/// keeping).
+fn facts_once(db: &dyn Db, file: SourceFile) -> Result<Arc<FileFacts>, FactsError> {
+    match file.content(db) {
+        FileContent::Bytes { .. } => facts(db, file),
+        FileContent::Packed { .. } => read_packed(db, file, PackReader::facts),
+    }
+}
+
+/// The file's declarations (package, imports, elements), which is all
+/// its skeleton and signatures read: from the pack without reference sites
+/// and without keeping them (much cheaper to decode than the whole facts,
+/// and keeping them would only push the facts resolution needs out of the
+/// bounded memo), else through [`facts`].
+fn declarations(db: &dyn Db, file: SourceFile) -> Result<Arc<FileFacts>, FactsError> {
+    match file.content(db) {
+        FileContent::Bytes { .. } => facts(db, file),
+        FileContent::Packed { .. } => read_packed(db, file, PackReader::declarations),
+    }
+}
+
+/// `read` applied to the file's record in the pack; the content must be
+/// packed.
+fn read_packed(
+    db: &dyn Db,
+    file: SourceFile,
+    read: impl FnOnce(&PackReader, &BlobId, PackLocation) -> Result<FileFacts, crate::error::Error>,
+) -> Result<Arc<FileFacts>, FactsError> {
+    let FileContent::Packed {
+        blob_id,
+        location,
+        reader,
+    } = file.content(db)
+    else {
+        unreachable!("read_packed is called for packed content only")
+    };
+    read(reader, blob_id, *location)
+        .map(Arc::new)
+        .map_err(|e| FactsError {
+            path: file.path(db).clone(),
+            message: e.to_string(),
+        })
 }
 
 /// What the type universe needs from a file ([`type_skeleton`]), without
@@ -72,7 +109,7 @@ pub fn facts(db: &dyn Db, file: SourceFile) -> Result<Arc<FileFacts>, FactsError
 #[salsa::tracked(returns(clone))]
 pub fn skeleton(db: &dyn Db, file: SourceFile) -> Arc<FileFacts> {
     let _own_lookups = deps::Recording::start();
-    let Ok(facts) = facts(db, file) else {
+    let Ok(facts) = declarations(db, file) else {
         return Arc::default();
     };
     let mut skeleton = type_skeleton(&facts);
@@ -112,7 +149,7 @@ pub fn universe(db: &dyn Db, workspace: Workspace) -> Arc<TypeUniverse> {
 pub fn file_classes(db: &dyn Db, file: SourceFile) -> Arc<FileClasses> {
     let workspace = Workspace::get(db);
     let _own_lookups = deps::Recording::start();
-    let Ok(facts) = facts(db, file) else {
+    let Ok(facts) = declarations(db, file) else {
         return Arc::default();
     };
     let universe = universe(db, workspace);
@@ -258,6 +295,19 @@ pub(crate) fn anonymous_entry(
 #[salsa::tracked(returns(clone), lru = 128)]
 pub fn resolve(db: &dyn Db, file: SourceFile) -> Result<Arc<TrackedResolution>, FactsError> {
     let facts = facts(db, file)?;
+    Ok(Arc::new(super::lookup::resolve_in_db(db, file, &facts)))
+}
+
+/// [`resolve`] computed without memoizing it, nor the facts it reads from
+/// the pack: for resolutions that are stored elsewhere and that this
+/// database will not be asked for again (a revision resolved once).
+/// Dependencies of the class lookups are still recorded by the class
+/// queries themselves, whose results stay for the next revision.
+pub fn resolve_unmemoized(
+    db: &dyn Db,
+    file: SourceFile,
+) -> Result<Arc<TrackedResolution>, FactsError> {
+    let facts = facts_once(db, file)?;
     Ok(Arc::new(super::lookup::resolve_in_db(db, file, &facts)))
 }
 
