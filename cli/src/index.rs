@@ -133,6 +133,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
         }
         println!("{}", summary_line(&summary));
     }
+    indexer.finish_for_exit();
     Ok(())
 }
 

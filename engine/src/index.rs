@@ -171,6 +171,13 @@ impl<'s> Indexer<'s> {
         indexed
     }
 
+    /// Ends indexing in a process that is about to exit: everything is
+    /// committed already, and the engine's memory is left to the exit
+    /// instead of being freed piece by piece (half a second on the JDK).
+    pub fn finish_for_exit(mut self) {
+        std::mem::forget(self.engine.take());
+    }
+
     fn index_revision(
         &mut self,
         source: &Source,
@@ -911,18 +918,20 @@ impl Interned {
 }
 
 /// The id of `name` in `table` (`targets` or `dep_names`), added if new.
+/// A new name, the common case while indexing, costs one statement: the
+/// insert returns its id, and only a name already there is looked up.
 fn intern(tx: &rusqlite::Transaction, table: &str, name: &str) -> rusqlite::Result<i64> {
-    let known: Option<i64> = tx
-        .prepare_cached(&format!("SELECT id FROM {table} WHERE name = ?1"))?
+    let added: Option<i64> = tx
+        .prepare_cached(&format!(
+            "INSERT INTO {table} (name) VALUES (?1) ON CONFLICT (name) DO NOTHING RETURNING id"
+        ))?
         .query_row(params![name], |r| r.get(0))
         .optional()?;
-    match known {
+    match added {
         Some(id) => Ok(id),
-        None => {
-            tx.prepare_cached(&format!("INSERT INTO {table} (name) VALUES (?1)"))?
-                .execute(params![name])?;
-            Ok(tx.last_insert_rowid())
-        }
+        None => tx
+            .prepare_cached(&format!("SELECT id FROM {table} WHERE name = ?1"))?
+            .query_row(params![name], |r| r.get(0)),
     }
 }
 
