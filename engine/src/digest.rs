@@ -1,30 +1,28 @@
 //! 128-bit content digests for change detection inside one store.
 //!
-//! Two 64-bit SipHash passes with different keys: a digest is only ever
-//! compared with digests of the same store, so 128 bits keep accidental
-//! collisions out of reach, and SipHash is several times cheaper than a
-//! cryptographic hash over the same bytes.
+//! XXH3 with 128-bit output: a digest is only ever compared with digests
+//! of the same store (never with anything an adversary chose to collide),
+//! so 128 bits keep accidental collisions out of reach, and XXH3 is many
+//! times cheaper than a cryptographic hash, or SipHash, over the same
+//! bytes. Changing the function changes every stored digest: it goes with
+//! a new store format version.
 
 use std::hash::Hasher;
+
+use xxhash_rust::xxh3::Xxh3;
 
 /// Accumulates bytes into a 128-bit digest. Strings are written with a
 /// terminator, so `("ab", "c")` and `("a", "bc")` differ.
 pub(crate) struct Digest128 {
-    low: Sip,
-    high: Sip,
+    state: Xxh3,
 }
-
-#[allow(deprecated)]
-type Sip = std::hash::SipHasher;
 
 impl Digest128 {
     /// A digest of what follows, in the domain `domain` (digests of
     /// different domains never compare equal by construction).
     pub(crate) fn new(domain: &[u8]) -> Self {
-        #[allow(deprecated)]
         let mut digest = Self {
-            low: Sip::new_with_keys(0x7265_6673_636f_7065, 1),
-            high: Sip::new_with_keys(0x7265_6673_636f_7065, 2),
+            state: Xxh3::with_seed(0x7265_6673_636f_7065),
         };
         digest.write(domain);
         digest
@@ -32,10 +30,8 @@ impl Digest128 {
 
     /// Adds raw bytes.
     pub(crate) fn write(&mut self, bytes: &[u8]) {
-        self.low.write(bytes);
-        self.high.write(bytes);
-        self.low.write_usize(bytes.len());
-        self.high.write_usize(bytes.len());
+        self.state.update(bytes);
+        self.state.update(&(bytes.len() as u64).to_le_bytes());
     }
 
     /// Adds a string.
@@ -53,16 +49,12 @@ impl Digest128 {
 
     /// Adds a number.
     pub(crate) fn write_u32(&mut self, n: u32) {
-        self.low.write_u32(n);
-        self.high.write_u32(n);
+        self.state.update(&n.to_le_bytes());
     }
 
     /// The digest.
     pub(crate) fn finish(&self) -> [u8; 16] {
-        let mut out = [0u8; 16];
-        out[..8].copy_from_slice(&self.low.finish().to_le_bytes());
-        out[8..].copy_from_slice(&self.high.finish().to_le_bytes());
-        out
+        self.state.digest128().to_le_bytes()
     }
 }
 
@@ -71,6 +63,22 @@ impl Digest128 {
 impl Hasher for Digest128 {
     fn write(&mut self, bytes: &[u8]) {
         Digest128::write(self, bytes);
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.state.update(&[n]);
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.state.update(&n.to_le_bytes());
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.state.update(&n.to_le_bytes());
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.state.update(&(n as u64).to_le_bytes());
     }
 
     fn finish(&self) -> u64 {

@@ -19,8 +19,8 @@ pub use pack::{PackLocation, PackReader, PackWriter, encode_facts};
 use crate::error::Error;
 
 /// The store format this build reads and writes. Bump it whenever the
-/// schema or the archived facts change shape.
-pub const FORMAT_VERSION: u32 = 8;
+/// schema, the archived facts or the digests ([`crate::digest`]) change.
+pub const FORMAT_VERSION: u32 = 9;
 
 const SCHEMA: &str = include_str!("schema.sql");
 const DB_FILE: &str = "refscope.sqlite";
