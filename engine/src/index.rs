@@ -25,6 +25,7 @@ use crate::digest::Digest128;
 use crate::error::Error;
 use crate::extract::extract;
 use crate::jdk::{JdkOrigin, JdkTypes};
+use crate::parallel::StatePool;
 use crate::records::ElementRecord;
 use crate::resolve::{ResolvedRef, TrackedResolution};
 use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
@@ -243,11 +244,14 @@ impl<'s> Indexer<'s> {
 
         // Phase 1: parse new blobs in parallel, append them as they come.
         let mut seen_new = std::collections::HashSet::new();
-        let new_files: Vec<_> = revision
+        let mut new_files: Vec<_> = revision
             .files
             .iter()
             .filter(|f| !blobs.contains_key(&f.blob_id) && seen_new.insert(f.blob_id))
             .collect();
+        // Largest first: the pool ends on small files, instead of one
+        // worker parsing the largest while the others wait.
+        new_files.sort_by_key(|f| std::cmp::Reverse(f.size));
         progress(Progress::Phase {
             name: "parse",
             total: new_files.len() as u64,
@@ -576,6 +580,18 @@ impl<'s> Indexer<'s> {
                 work_of_file.push((index, at));
             }
         }
+        // Largest facts first, so each chunk holds files of like cost and
+        // the workers finish a chunk at about the same time.
+        let mut order: Vec<usize> = (0..work.len()).collect();
+        order.sort_by_key(|&at| std::cmp::Reverse(files[work[at].1].2.len));
+        let mut rank = vec![0; work.len()];
+        for (new_at, &at) in order.iter().enumerate() {
+            rank[at] = new_at;
+        }
+        let work: Vec<(BlobId, usize)> = order.iter().map(|&at| work[at]).collect();
+        for (_, at) in &mut work_of_file {
+            *at = rank[*at];
+        }
         progress(Progress::Phase {
             name: "resolve",
             total: work.len() as u64,
@@ -668,6 +684,7 @@ fn produce_and_consume<T, S, R>(
 ) -> Result<(), Error>
 where
     T: Sync,
+    S: Send,
     R: Send,
 {
     // Bounded, so finished work waiting for the writer stays small.
@@ -675,10 +692,14 @@ where
     std::thread::scope(|scope| {
         let (init, produce) = (&init, &produce);
         let worker = scope.spawn(move || {
+            // One item per task, see [`StatePool`].
+            let states = StatePool::new(init);
             pool.install(|| {
-                items.par_iter().try_for_each_init(init, |state, item| {
+                items.par_iter().with_max_len(1).try_for_each(|item| {
                     // A closed channel means the writer failed: stop too.
-                    sender.send(produce(state, item)).map_err(|_| ())
+                    sender
+                        .send(states.with(|state| produce(state, item)))
+                        .map_err(|_| ())
                 })
             })
         });

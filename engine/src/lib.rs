@@ -40,6 +40,7 @@ pub mod watch;
 
 mod digest;
 mod error;
+mod parallel;
 
 pub use error::Error;
 pub use index::{IndexConfig, IndexSummary, Indexer, Progress};

@@ -180,23 +180,29 @@ impl TypeUniverse {
         name: &str,
         follow_inheritance: bool,
     ) -> Option<String> {
-        let mut seen = HashSet::default();
-        let mut queue = vec![(owner.to_string(), 0usize)];
+        // Borrowed names and one candidate buffer: this runs for most type
+        // names a file mentions, once per enclosing type.
+        let mut seen: HashSet<&str> = HashSet::default();
+        let mut queue: Vec<(&str, usize)> = vec![(owner, 0)];
+        let mut candidate = String::new();
         while let Some((current, depth)) = queue.pop() {
-            if !seen.insert(current.clone()) {
+            if !seen.insert(current) {
                 continue;
             }
-            let candidate = format!("{current}.{name}");
+            candidate.clear();
+            candidate.push_str(current);
+            candidate.push('.');
+            candidate.push_str(name);
             if self.contains(&candidate) {
                 return Some(candidate);
             }
             if !follow_inheritance || depth >= MAX_INHERITANCE_DEPTH {
                 continue;
             }
-            if let Some(info) = self.get(&current) {
+            if let Some(info) = self.get(current) {
                 // Depth-first in declaration order: superclass first.
                 for supertype in info.supertypes.iter().rev() {
-                    queue.push((supertype.clone(), depth + 1));
+                    queue.push((supertype, depth + 1));
                 }
             }
         }
@@ -228,6 +234,9 @@ pub struct Qualifier<'a> {
     follow_inheritance: bool,
     /// Type elements by (enclosing element, simple name).
     declared_types: HashMap<(u32, &'a str), u32>,
+    /// [`canonical_name`] of each type element, by element index (`None`
+    /// for other elements): scope lookups ask for them over and over.
+    canonical_names: Vec<Option<String>>,
 }
 
 const PRIMITIVES: [&str; 9] = [
@@ -264,12 +273,21 @@ impl<'a> Qualifier<'a> {
                     .or_insert(index as u32);
             }
         }
+        let canonical_names = (0..facts.elements.len() as u32)
+            .map(|index| canonical_name(facts, index))
+            .collect();
         Self {
             universe,
             facts,
             follow_inheritance,
             declared_types,
+            canonical_names,
         }
+    }
+
+    /// The canonical name of element `index`, if it is a type that has one.
+    fn canonical(&self, index: u32) -> Option<&str> {
+        self.canonical_names[index as usize].as_deref()
     }
 
     /// The erased, fully qualified source name of a type written as
@@ -380,9 +398,9 @@ impl<'a> Qualifier<'a> {
                     if element.name == name
                         && !element.is_local
                         && element.kind != ElementKind::AnonymousClass
-                        && let Some(canonical) = canonical_name(self.facts, index)
+                        && let Some(canonical) = self.canonical(index)
                     {
-                        return Some(canonical);
+                        return Some(canonical.to_string());
                     }
                     if let Some(found) = self.inherited_member_type(index, name, inherit) {
                         return Some(found);
@@ -434,16 +452,20 @@ impl<'a> Qualifier<'a> {
     fn declared_member_type(&self, index: u32, name: &str) -> Option<String> {
         let &child = self.declared_types.get(&(index, name))?;
         let element = &self.facts.elements[child as usize];
-        Some(canonical_name(self.facts, child).unwrap_or_else(|| element.binary_name.clone()))
+        Some(
+            self.canonical(child)
+                .unwrap_or(&element.binary_name)
+                .to_string(),
+        )
     }
 
     fn inherited_member_type(&self, index: u32, name: &str, inherit: bool) -> Option<String> {
         if !inherit {
             return None;
         }
-        match canonical_name(self.facts, index) {
+        match self.canonical(index) {
             Some(canonical) => {
-                let info = self.universe.get(&canonical)?;
+                let info = self.universe.get(canonical)?;
                 info.supertypes
                     .iter()
                     .find_map(|s| self.universe.member_type(s, name, true))

@@ -704,6 +704,7 @@ impl WorkTree {
         let max = self.limits.max_file_bytes;
         let results: Vec<Result<SourceFile, (String, String)>> = found
             .into_par_iter()
+            .with_max_len(1)
             .map(|(rel, path, size)| {
                 if size > max {
                     return Err((rel, format!("larger than {max} bytes")));

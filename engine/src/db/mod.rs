@@ -45,6 +45,7 @@ use salsa::{Database as _, Durability, Setter};
 
 use crate::digest::Digest128;
 use crate::jdk::JdkTypes;
+use crate::parallel::StatePool;
 use crate::resolve::TrackedResolution;
 use crate::resolve::table::{LookupMemo, MethodMemo, SharedMemos};
 use crate::source::BlobId;
@@ -389,11 +390,12 @@ impl Engine {
         work: impl Fn(&EngineDatabase, SourceFile) + Sync,
     ) {
         let handle = self.handle();
-        let fork = || handle.lock().expect("handle lock").clone();
+        let dbs = StatePool::new(|| handle.lock().expect("handle lock").clone());
         pool.install(|| {
             files
                 .par_iter()
-                .for_each_init(fork, |db, &file| work(db, file))
+                .with_max_len(1)
+                .for_each(|&file| dbs.with(|db| work(db, file)))
         });
     }
 
@@ -476,7 +478,7 @@ impl Engine {
         memoize: Memoize,
     ) -> Vec<Result<Arc<TrackedResolution>, FactsError>> {
         let handle = self.handle();
-        let fork = || handle.lock().expect("handle lock").clone();
+        let dbs = StatePool::new(|| handle.lock().expect("handle lock").clone());
         let resolve = match memoize {
             Memoize::Yes => queries::resolve,
             Memoize::No => queries::resolve_unmemoized,
@@ -484,7 +486,8 @@ impl Engine {
         pool.install(|| {
             files
                 .par_iter()
-                .map_init(fork, |db, &file| resolve(db, file))
+                .with_max_len(1)
+                .map(|&file| dbs.with(|db| resolve(db, file)))
                 .collect()
         })
     }
@@ -517,14 +520,13 @@ impl Engine {
         asked: &[(SourceFile, &[String])],
     ) -> Vec<[u8; 16]> {
         let handle = self.handle();
-        let fork = || handle.lock().expect("handle lock").clone();
+        let dbs = StatePool::new(|| handle.lock().expect("handle lock").clone());
         let _shared = self.share_memos();
         pool.install(|| {
             asked
                 .par_iter()
-                .map_init(fork, |db, &(file, names)| {
-                    lookup::lookups_digest(db, file, names)
-                })
+                .with_max_len(1)
+                .map(|&(file, names)| dbs.with(|db| lookup::lookups_digest(db, file, names)))
                 .collect()
         })
     }
