@@ -923,35 +923,43 @@ impl Interned {
         if let Some(&id) = self.targets.get(&name) {
             return Ok(id);
         }
-        let id = intern(tx, "targets", &name)?;
+        let id = intern_target(tx, &name)?;
         self.targets.insert(name, id);
         Ok(id)
     }
 
+    /// A looked-up name's id is a 64-bit hash of it, so adding one touches
+    /// only the integer key, not a text index. Two names with the same
+    /// hash keep the first one's row: a unit listing the second then reads
+    /// back a name it did not look up, its lookups digest differs, and it
+    /// is resolved again instead of reused. A lost reuse, never a wrong
+    /// one, and at these table sizes about as likely as a 64-bit collision.
     fn dep_name(&mut self, tx: &rusqlite::Transaction, name: &str) -> rusqlite::Result<i64> {
         if let Some(&id) = self.dep_names.get(name) {
             return Ok(id);
         }
-        let id = intern(tx, "dep_names", name)?;
+        let id = xxhash_rust::xxh3::xxh3_64(name.as_bytes()) as i64;
+        tx.prepare_cached("INSERT OR IGNORE INTO dep_names (id, name) VALUES (?1, ?2)")?
+            .execute(params![id, name])?;
         self.dep_names.insert(name.into(), id);
         Ok(id)
     }
 }
 
-/// The id of `name` in `table` (`targets` or `dep_names`), added if new.
-/// A new name, the common case while indexing, costs one statement: the
-/// insert returns its id, and only a name already there is looked up.
-fn intern(tx: &rusqlite::Transaction, table: &str, name: &str) -> rusqlite::Result<i64> {
+/// The id of target `name`, added if new. A new name, the common case
+/// while indexing, costs one statement: the insert returns its id, and only
+/// a name already there is looked up.
+fn intern_target(tx: &rusqlite::Transaction, name: &str) -> rusqlite::Result<i64> {
     let added: Option<i64> = tx
-        .prepare_cached(&format!(
-            "INSERT INTO {table} (name) VALUES (?1) ON CONFLICT (name) DO NOTHING RETURNING id"
-        ))?
+        .prepare_cached(
+            "INSERT INTO targets (name) VALUES (?1) ON CONFLICT (name) DO NOTHING RETURNING id",
+        )?
         .query_row(params![name], |r| r.get(0))
         .optional()?;
     match added {
         Some(id) => Ok(id),
         None => tx
-            .prepare_cached(&format!("SELECT id FROM {table} WHERE name = ?1"))?
+            .prepare_cached("SELECT id FROM targets WHERE name = ?1")?
             .query_row(params![name], |r| r.get(0)),
     }
 }
@@ -981,8 +989,8 @@ fn load_lookups(
             continue;
         };
         let mut unit_names = Vec::with_capacity(ids.len() / 4);
-        for id in ids.chunks_exact(4) {
-            let id = i64::from(u32::from_le_bytes(id.try_into().expect("4 bytes")));
+        for id in ids.chunks_exact(8) {
+            let id = i64::from_le_bytes(id.try_into().expect("8 bytes"));
             let name = match names.entry(id) {
                 std::collections::hash_map::Entry::Occupied(known) => known.into_mut(),
                 std::collections::hash_map::Entry::Vacant(slot) => {
@@ -1022,9 +1030,9 @@ fn store_unit(
             .execute(params![id, &resolved.deps_digest[..]])?;
         return Ok(id);
     }
-    let mut deps = Vec::with_capacity(resolved.deps.len() * 4);
+    let mut deps = Vec::with_capacity(resolved.deps.len() * 8);
     for name in &resolved.deps {
-        deps.extend_from_slice(&(interned.dep_name(tx, name)? as u32).to_le_bytes());
+        deps.extend_from_slice(&interned.dep_name(tx, name)?.to_le_bytes());
     }
     tx.prepare_cached(
         "INSERT INTO units (blob_id, digest, refs, deps, deps_digest) VALUES (?1, ?2, ?3, ?4, ?5)",
