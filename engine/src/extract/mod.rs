@@ -36,8 +36,15 @@ use syntax::{
 /// assert_eq!(facts.elements[1].name, "m");
 /// ```
 pub fn extract(bytes: &[u8]) -> FileFacts {
-    let n_invalid_utf8_bytes: usize = bytes.utf8_chunks().map(|c| c.invalid().len()).sum();
-    let mut text = String::from_utf8_lossy(bytes);
+    // Valid UTF-8 is the rule: check it in one pass, and count invalid
+    // bytes only when there are some.
+    let (mut text, n_invalid_utf8_bytes) = match std::str::from_utf8(bytes) {
+        Ok(text) => (std::borrow::Cow::Borrowed(text), 0),
+        Err(_) => (
+            String::from_utf8_lossy(bytes),
+            bytes.utf8_chunks().map(|c| c.invalid().len()).sum(),
+        ),
+    };
     if text.contains('\0') {
         // tree-sitter's lexer reads NUL as the end of input, while javac
         // accepts it (in literals, say). A space has the same length, so
@@ -48,6 +55,7 @@ pub fn extract(bytes: &[u8]) -> FileFacts {
     let source = SourceText::new(&text);
     let mut walker = Walker::new(grammar(), &source);
     if let Some(tree) = &tree {
+        walker.count_errors = tree.root_node().has_error();
         walker.walk(tree.root_node());
     }
     let mut facts = walker.facts;
@@ -132,6 +140,9 @@ struct Walker<'s, 't> {
     /// initializer: node id → local index, or field element index.
     local_of_declarator: HashMap<usize, u32>,
     field_of_declarator: HashMap<usize, u32>,
+    /// Whether the tree has error or missing nodes to count (most trees
+    /// have none, and asking every node costs).
+    count_errors: bool,
 }
 
 impl<'s, 't> Walker<'s, 't> {
@@ -154,6 +165,7 @@ impl<'s, 't> Walker<'s, 't> {
             lambda_of_node: HashMap::default(),
             local_of_declarator: HashMap::default(),
             field_of_declarator: HashMap::default(),
+            count_errors: true,
         }
     }
 
@@ -209,7 +221,7 @@ impl<'s, 't> Walker<'s, 't> {
     }
 
     fn enter(&mut self, node: Node<'t>, parent: Option<Node<'t>>, field: FieldId) {
-        if node.is_error() || node.is_missing() {
+        if self.count_errors && (node.is_error() || node.is_missing()) {
             self.facts.diagnostics.n_syntax_errors += 1;
         }
         if !node.is_named() {
