@@ -27,7 +27,7 @@ use crate::extract::extract;
 use crate::jdk::{JdkOrigin, JdkTypes};
 use crate::parallel::StatePool;
 use crate::records::ElementRecord;
-use crate::resolve::{ResolvedRef, TrackedResolution};
+use crate::resolve::{Confidence, RefTargetKind, ResolvedRef, TrackedResolution};
 use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
 use crate::store::manifest::{delete_manifest, read_manifest, write_manifest};
 use crate::store::{PackLocation, PackReader, PackWriter, Store, encode_facts};
@@ -914,8 +914,8 @@ fn donor_units(
 /// and names that resolutions looked up (`dep_names`).
 #[derive(Default)]
 struct Interned {
-    targets: HashMap<String, i64>,
-    dep_names: HashMap<Box<str>, i64>,
+    targets: rustc_hash::FxHashMap<String, i64>,
+    dep_names: rustc_hash::FxHashMap<Box<str>, i64>,
 }
 
 impl Interned {
@@ -1048,14 +1048,11 @@ fn store_unit(
     let mut posting = tx.prepare_cached(
         "INSERT OR IGNORE INTO ref_postings (target_id, unit_id) VALUES (?1, ?2)",
     )?;
-    let mut targets: Vec<String> = resolution
-        .refs
-        .iter()
-        .filter_map(ResolvedRef::target_id)
-        .collect();
-    targets.sort_unstable();
-    targets.dedup();
-    for target in targets {
+    // Most targets are referenced several times: spell each id once.
+    let mut targeted: Vec<&ResolvedRef> = resolution.refs.iter().collect();
+    targeted.sort_unstable_by(|a, b| target_key(a).cmp(&target_key(b)));
+    targeted.dedup_by(|a, b| target_key(a) == target_key(b));
+    for target in targeted.into_iter().filter_map(ResolvedRef::target_id) {
         let id = interned.target(tx, target)?;
         posting.execute(params![id, unit])?;
     }
@@ -1091,6 +1088,13 @@ fn store_unit(
         ])?;
     }
     Ok(unit)
+}
+
+/// Everything [`ResolvedRef::target_id`] spells a target's id from.
+fn target_key(r: &ResolvedRef) -> (bool, bool, &str, &str, &[String]) {
+    let resolved = r.confidence != Confidence::Unresolved;
+    let is_field = r.kind == RefTargetKind::Field;
+    (resolved, is_field, &r.owner, &r.name, &r.params)
 }
 
 /// A digest of a unit's content: the blob, its qualified names, its
