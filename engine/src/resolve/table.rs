@@ -11,8 +11,9 @@ use crate::digest::Digest128;
 
 /// Method lookups by (source root of the asking file when the revision
 /// has duplicated classes, else 0; type; name).
-/// [`SymbolTable::lookup_digest`] answers by (memo partition, name).
-pub(crate) type LookupMemo = std::sync::RwLock<HashMap<(u32, Box<str>), [u8; 16]>>;
+/// [`SymbolTable::lookup_digest`] answers by memo partition, then name
+/// (two levels, so that a lookup needs no owned key).
+pub(crate) type LookupMemo = std::sync::RwLock<HashMap<u32, HashMap<Box<str>, [u8; 16]>>>;
 
 /// Each answer keeps the names its computation looked up (see
 /// [`super::deps`]), replayed when a file takes the answer from the memo.
@@ -398,8 +399,14 @@ impl<'s> SymbolTable<'s> {
         name: &str,
         universe: &crate::names::TypeUniverse,
     ) -> [u8; 16] {
-        let key = (self.memo_partition(), Box::<str>::from(name));
-        if let Some(&known) = self.lookup_memo.read().expect("memo lock").get(&key) {
+        let partition = self.memo_partition();
+        let known = self
+            .lookup_memo
+            .read()
+            .expect("memo lock")
+            .get(&partition)
+            .and_then(|names| names.get(name).copied());
+        if let Some(known) = known {
             // Another file may have computed it: this one depends on the
             // name all the same.
             self.replay_lookup(name);
@@ -419,7 +426,9 @@ impl<'s> SymbolTable<'s> {
         self.lookup_memo
             .write()
             .expect("memo lock")
-            .insert(key, digest);
+            .entry(partition)
+            .or_default()
+            .insert(name.into(), digest);
         digest
     }
 
