@@ -20,7 +20,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use rusqlite::{OptionalExtension, params};
 
-use crate::db::{Engine, FactsError, FileContent, Libraries, SourceFile};
+use crate::db::{Engine, FactsError, FileContent, Libraries, Memoize, SourceFile};
 use crate::digest::Digest128;
 use crate::error::Error;
 use crate::extract::extract;
@@ -610,15 +610,11 @@ impl<'s> Indexer<'s> {
                 // The sender moves in, so the writer's loop ends when this
                 // thread is done.
                 let send = move |first, resolved| sender.send((first, resolved));
-                let files = &representatives;
-                if cold {
-                    // A new engine has no resolution to reuse, and the next
-                    // revision takes unchanged files' units from the store:
-                    // memoizing these would cost time and memory only.
-                    engine.resolve_unmemoized_in_chunks(pool, files, RESOLVE_CHUNK_LEN, send)
-                } else {
-                    engine.resolve_in_chunks(pool, files, RESOLVE_CHUNK_LEN, send)
-                }
+                // A new engine has no resolution to reuse, and the next
+                // revision takes unchanged files' units from the store:
+                // memoizing these would cost time and memory only.
+                let memoize = if cold { Memoize::No } else { Memoize::Yes };
+                engine.resolve_in_chunks(pool, &representatives, RESOLVE_CHUNK_LEN, memoize, send)
             });
             let mut stored = Ok(());
             for (first, resolved) in receiver.iter() {

@@ -216,10 +216,13 @@ impl Libraries {
     }
 }
 
-/// Whether resolutions are kept in the database.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Memoize {
+/// Whether [`Engine::resolve_in_chunks`] keeps resolutions in the
+/// database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Memoize {
+    /// Keep them (within the bound): a later revision reuses them.
     Yes,
+    /// Compute them for the caller only.
     No,
 }
 
@@ -422,35 +425,16 @@ impl Engine {
     /// `consume` with the position of its first file; between chunks, the
     /// database forgets the resolutions it holds beyond its bound, so a
     /// large revision is not held in memory at once.
+    ///
+    /// With [`Memoize::No`], neither the resolutions nor the facts they
+    /// read from the pack are kept ([`queries::resolve_unmemoized`]): for a
+    /// revision whose resolutions the caller stores and will not ask this
+    /// engine for again unchanged. A cold engine's first revision is one:
+    /// nothing before it could be reused, and keeping (then evicting) every
+    /// file's resolution costs time and memory for nothing. Signatures and
+    /// class lookups are memoized either way, so the next revision
+    /// recomputes only what its changes reach.
     pub fn resolve_in_chunks<E>(
-        &mut self,
-        pool: &rayon::ThreadPool,
-        files: &[SourceFile],
-        chunk_len: usize,
-        consume: impl FnMut(usize, Vec<Result<Arc<TrackedResolution>, FactsError>>) -> Result<(), E>,
-    ) -> Result<(), E> {
-        self.chunked(pool, files, chunk_len, Memoize::Yes, consume)
-    }
-
-    /// [`Self::resolve_in_chunks`] without memoizing the resolutions, nor
-    /// the facts they read from the pack ([`queries::resolve_unmemoized`]):
-    /// for a revision whose resolutions the caller stores and will not ask
-    /// this engine for again unchanged. A cold engine's first revision is
-    /// one: nothing before it could be reused, and keeping (then evicting)
-    /// every file's resolution costs time and memory for nothing. The
-    /// signatures and class lookups are memoized as usual, so the next
-    /// revision recomputes only what its changes reach.
-    pub fn resolve_unmemoized_in_chunks<E>(
-        &mut self,
-        pool: &rayon::ThreadPool,
-        files: &[SourceFile],
-        chunk_len: usize,
-        consume: impl FnMut(usize, Vec<Result<Arc<TrackedResolution>, FactsError>>) -> Result<(), E>,
-    ) -> Result<(), E> {
-        self.chunked(pool, files, chunk_len, Memoize::No, consume)
-    }
-
-    fn chunked<E>(
         &mut self,
         pool: &rayon::ThreadPool,
         files: &[SourceFile],

@@ -362,7 +362,7 @@ fn chunked_resolution_evicts_values_but_keeps_dependencies() {
     let mut n_resolved = 0;
     logged
         .engine
-        .resolve_in_chunks(&pool, &all, 2, |first, resolved| {
+        .resolve_in_chunks(&pool, &all, 2, super::Memoize::Yes, |first, resolved| {
             assert_eq!(first, n_resolved);
             n_resolved += resolved.len();
             Ok::<(), ()>(())
