@@ -984,7 +984,7 @@ fn load_lookups(
         let Ok(digest) = <[u8; 16]>::try_from(digest.as_slice()) else {
             continue;
         };
-        let mut unit_names = Vec::with_capacity(ids.len() / 4);
+        let mut unit_names = Vec::with_capacity(ids.len() / 8);
         for id in ids.chunks_exact(8) {
             let id = i64::from_le_bytes(id.try_into().expect("8 bytes"));
             let name = match names.entry(id) {

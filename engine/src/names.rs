@@ -98,7 +98,7 @@ impl TypeUniverse {
                 if !element.kind.is_type() {
                     continue;
                 }
-                let Some(canonical) = canonical_name(facts, index as u32) else {
+                let Some(canonical) = qualifier.canonical(index as u32) else {
                     continue;
                 };
                 let scope = element.parent;
@@ -108,7 +108,7 @@ impl TypeUniverse {
                     .filter(|s| !s.is_empty())
                     .filter_map(|s| qualifier.resolve_type_name(scope, s))
                     .collect();
-                resolved.push((canonical, supertypes));
+                resolved.push((canonical.to_string(), supertypes));
             }
         }
         for (canonical, supertypes) in resolved {

@@ -54,53 +54,35 @@ pub fn facts(db: &dyn Db, file: SourceFile) -> Result<Arc<FileFacts>, FactsError
     let _own_lookups = deps::Recording::start();
     match file.content(db) {
         FileContent::Bytes { bytes, .. } => Ok(Arc::new(crate::extract::extract(bytes))),
-        FileContent::Packed { .. } => read_packed(db, file, PackReader::facts),
+        FileContent::Packed { .. } => read_uncached(db, file, PackReader::facts),
     }
 }
 
-/// The file's facts for one use: read from the pack without keeping them
-/// when they are there, else through [`facts`] (extraction is worth
-/// keeping).
-fn facts_once(db: &dyn Db, file: SourceFile) -> Result<Arc<FileFacts>, FactsError> {
-    match file.content(db) {
-        FileContent::Bytes { .. } => facts(db, file),
-        FileContent::Packed { .. } => read_packed(db, file, PackReader::facts),
-    }
-}
-
-/// The file's declarations (package, imports, elements), which is all
-/// its skeleton and signatures read: from the pack without reference sites
-/// and without keeping them (much cheaper to decode than the whole facts,
-/// and keeping them would only push the facts resolution needs out of the
-/// bounded memo), else through [`facts`].
-fn declarations(db: &dyn Db, file: SourceFile) -> Result<Arc<FileFacts>, FactsError> {
-    match file.content(db) {
-        FileContent::Bytes { .. } => facts(db, file),
-        FileContent::Packed { .. } => read_packed(db, file, PackReader::declarations),
-    }
-}
-
-/// `read` applied to the file's record in the pack; the content must be
-/// packed.
-fn read_packed(
+/// `read` applied to the file's record in the pack, without keeping the
+/// result: for packed content, whose facts are cheap to read again and
+/// whose decoded copies would only crowd the bounded [`facts`] memo. The
+/// file's [`facts`] for content that is not packed (extraction is worth
+/// keeping). Skeletons and signatures read only declarations
+/// ([`PackReader::declarations`]), much cheaper to decode than the whole
+/// facts.
+fn read_uncached(
     db: &dyn Db,
     file: SourceFile,
     read: impl FnOnce(&PackReader, &BlobId, PackLocation) -> Result<FileFacts, crate::error::Error>,
 ) -> Result<Arc<FileFacts>, FactsError> {
-    let FileContent::Packed {
-        blob_id,
-        location,
-        reader,
-    } = file.content(db)
-    else {
-        unreachable!("read_packed is called for packed content only")
-    };
-    read(reader, blob_id, *location)
-        .map(Arc::new)
-        .map_err(|e| FactsError {
-            path: file.path(db).clone(),
-            message: e.to_string(),
-        })
+    match file.content(db) {
+        FileContent::Bytes { .. } => facts(db, file),
+        FileContent::Packed {
+            blob_id,
+            location,
+            reader,
+        } => read(reader, blob_id, *location)
+            .map(Arc::new)
+            .map_err(|e| FactsError {
+                path: file.path(db).clone(),
+                message: e.to_string(),
+            }),
+    }
 }
 
 /// What the type universe needs from a file ([`type_skeleton`]), without
@@ -109,7 +91,7 @@ fn read_packed(
 #[salsa::tracked(returns(clone))]
 pub fn skeleton(db: &dyn Db, file: SourceFile) -> Arc<FileFacts> {
     let _own_lookups = deps::Recording::start();
-    let Ok(facts) = declarations(db, file) else {
+    let Ok(facts) = read_uncached(db, file, PackReader::declarations) else {
         return Arc::default();
     };
     let mut skeleton = type_skeleton(&facts);
@@ -149,7 +131,7 @@ pub fn universe(db: &dyn Db, workspace: Workspace) -> Arc<TypeUniverse> {
 pub fn file_classes(db: &dyn Db, file: SourceFile) -> Arc<FileClasses> {
     let workspace = Workspace::get(db);
     let _own_lookups = deps::Recording::start();
-    let Ok(facts) = declarations(db, file) else {
+    let Ok(facts) = read_uncached(db, file, PackReader::declarations) else {
         return Arc::default();
     };
     let universe = universe(db, workspace);
@@ -307,7 +289,7 @@ pub fn resolve_unmemoized(
     db: &dyn Db,
     file: SourceFile,
 ) -> Result<Arc<TrackedResolution>, FactsError> {
-    let facts = facts_once(db, file)?;
+    let facts = read_uncached(db, file, PackReader::facts)?;
     Ok(Arc::new(super::lookup::resolve_in_db(db, file, &facts)))
 }
 
