@@ -82,3 +82,54 @@ fn killed_index_keeps_previous_revisions() {
         "{answer}"
     );
 }
+
+#[test]
+fn killed_resolution_keeps_the_parsed_files() {
+    let repo = TestRepo::new();
+    let files: Vec<(String, String)> = (0..1500)
+        .map(|n| (format!("gen/p{}/C{n}.java", n % 40), generated_file(n)))
+        .collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    repo.commit(&refs, "big");
+    let cwd = repo.path();
+
+    // Kill it as soon as the parse phase is over: its timing line is
+    // printed when the next phase starts, after the parsed files commit.
+    let mut child = refscope()
+        .current_dir(cwd)
+        .args(["index", "--jobs", "2", "--timings"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    for line in std::io::BufRead::lines(stderr) {
+        let line = line.unwrap();
+        seen.push_str(&line);
+        seen.push('\n');
+        if line.contains("phase parse:") {
+            break;
+        }
+    }
+    assert!(seen.contains("phase parse:"), "{seen}");
+    if let Some(status) = child.try_wait().unwrap() {
+        panic!("the index finished ({status}) before it could be killed; make the input larger");
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    // Nothing is visible yet, and the next run parses nothing again.
+    let revisions = run(cwd, &["revisions"]).ok();
+    assert_eq!(revisions.lines().count(), 0, "{revisions}");
+    let summary = run(cwd, &["index"]).ok();
+    assert!(summary.contains("1500 files (0 parsed"), "{summary}");
+    let answer = run(cwd, &["at", "gen/p7/C7.java:6"]).ok();
+    assert!(
+        answer.contains("gen.p7.C7#m0(int,java.lang.String)"),
+        "{answer}"
+    );
+}

@@ -315,6 +315,12 @@ impl<'s> Indexer<'s> {
         drop(insert);
         write_result?;
         let pack_len = pack.finish()?;
+        tx.execute(
+            "UPDATE meta SET value = ?1 WHERE key = 'pack_len'",
+            params![pack_len.to_string()],
+        )
+        .map_err(db_error)?;
+        commit_so_far(&tx).map_err(db_error)?;
 
         // Phase 2: the libraries and the files of the revision.
         let jdk = match self.config.jdk.take() {
@@ -457,11 +463,6 @@ impl<'s> Indexer<'s> {
                 totals.n_syntax_errors as i64,
                 totals.seconds,
             ],
-        )
-        .map_err(db_error)?;
-        tx.execute(
-            "UPDATE meta SET value = ?1 WHERE key = 'pack_len'",
-            params![pack_len.to_string()],
         )
         .map_err(db_error)?;
         tx.commit().map_err(db_error)?;
@@ -903,6 +904,19 @@ fn donor_units(
         .into_iter()
         .map(|file| (file.path, (file.blob_id, file.unit_id)))
         .collect())
+}
+
+/// Commits what `tx` wrote so far and goes on in a new transaction.
+///
+/// Only the revision's row makes its files visible (queries reach blobs
+/// through a revision's manifest), so the parsed blobs can commit before
+/// it: readers do not see them, and an index that fails or is killed
+/// during resolution leaves them for the next run, which finds them by
+/// blob id instead of parsing them again. (Committing the stored units in
+/// steps too was measured slower on the JDK: each step writes the B-tree
+/// pages it touched again, 0.4 s more system time in all.)
+fn commit_so_far(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
+    tx.execute_batch("COMMIT; BEGIN")
 }
 
 /// Strings interned in the store so that rows and lists hold integers:
