@@ -6,17 +6,25 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::thread::ThreadId;
 
+use rustc_hash::FxHashMap;
+
 use super::queries::{self, ClassName, anonymous_entry, class_copies, file_classes};
-use super::{Db, SourceFile, Workspace};
+use super::{Db, Memoize, SourceFile, Workspace};
 use crate::facts::FileFacts;
 use crate::names::Qualifier;
-use crate::resolve::table::{SharedMemos, is_anonymous, source_root};
+use crate::resolve::table::{CopiesMemo, SharedMemos, is_anonymous, source_root};
 use crate::resolve::{self, ClassEntry, SourceClasses, SymbolTable, TrackedResolution};
 
 /// Resolves `file` against the database (the body of
-/// [`queries::resolve`]).
-pub(super) fn resolve_in_db(db: &dyn Db, file: SourceFile, facts: &FileFacts) -> TrackedResolution {
-    with_table(db, file, |table, workspace| {
+/// [`queries::resolve`] with [`Memoize::Yes`], of
+/// [`queries::resolve_unmemoized`] with [`Memoize::No`]).
+pub(super) fn resolve_in_db(
+    db: &dyn Db,
+    file: SourceFile,
+    facts: &FileFacts,
+    memoize: Memoize,
+) -> TrackedResolution {
+    with_table(db, file, memoize, |table, workspace| {
         let qualifier = Qualifier::new(queries::universe(db, workspace), facts);
         resolve::resolve_file_tracked(table, &qualifier, facts, file.slot(db))
     })
@@ -24,7 +32,7 @@ pub(super) fn resolve_in_db(db: &dyn Db, file: SourceFile, facts: &FileFacts) ->
 
 /// [`resolve::lookups_digest`] of `names` for `file`, against the database.
 pub(super) fn lookups_digest(db: &dyn Db, file: SourceFile, names: &[impl AsRef<str>]) -> [u8; 16] {
-    with_table(db, file, |table, workspace| {
+    with_table(db, file, Memoize::Yes, |table, workspace| {
         resolve::lookups_digest(
             table,
             queries::universe(db, workspace),
@@ -37,17 +45,29 @@ pub(super) fn lookups_digest(db: &dyn Db, file: SourceFile, names: &[impl AsRef<
 /// Runs `work` with the symbol table `file` sees: source classes from the
 /// database one name at a time, the libraries, and the revision's shared
 /// memos.
+///
+/// With [`Memoize::No`] the result is not memoized, so no query needs the
+/// class lookups recorded as its dependencies: the class copies come from
+/// the revision's shared memo when there is one, and only a key no file
+/// asked for yet is asked of the database (whose class query keeps its own
+/// dependencies for the next revision).
 fn with_table<R>(
     db: &dyn Db,
     file: SourceFile,
+    memoize: Memoize,
     work: impl FnOnce(&SymbolTable, Workspace) -> R,
 ) -> R {
     let workspace = Workspace::get(db);
-    let classes = DbClasses::new(db, workspace, file);
+    let shared = shared_memos(db, file);
+    let copies = match memoize {
+        Memoize::No => shared.as_ref().map(|s| s.copies.clone()),
+        Memoize::Yes => None,
+    };
+    let classes = DbClasses::new(db, workspace, file, copies);
     let table = SymbolTable::over(
         &classes,
         Some(workspace.libraries(db).class_path.clone()),
-        shared_memos(db, file),
+        shared,
     );
     work(&table, workspace)
 }
@@ -68,9 +88,12 @@ struct DbClasses<'d> {
     thread: ThreadId,
     slot: u32,
     own: HashMap<Arc<str>, Arc<ClassEntry>>,
+    /// The revision's class copies, when the lookups need not be recorded
+    /// (see [`with_table`]).
+    revision_copies: Option<Arc<CopiesMemo>>,
     /// Copies already asked for: a file looks the same few classes up
     /// many times, and the first query recorded the dependency.
-    asked: RefCell<HashMap<Box<str>, Vec<Arc<ClassEntry>>>>,
+    asked: RefCell<FxHashMap<Box<str>, Arc<[Arc<ClassEntry>]>>>,
     /// Paths already asked for, by slot: one per reference into a file.
     paths: RefCell<HashMap<u32, Option<Arc<str>>>>,
 }
@@ -83,7 +106,12 @@ struct DbClasses<'d> {
 unsafe impl Sync for DbClasses<'_> {}
 
 impl<'d> DbClasses<'d> {
-    fn new(db: &'d dyn Db, workspace: Workspace, file: SourceFile) -> Self {
+    fn new(
+        db: &'d dyn Db,
+        workspace: Workspace,
+        file: SourceFile,
+        revision_copies: Option<Arc<CopiesMemo>>,
+    ) -> Self {
         let own = file_classes(db, file)
             .classes
             .iter()
@@ -101,6 +129,7 @@ impl<'d> DbClasses<'d> {
             thread: std::thread::current().id(),
             slot: file.slot(db),
             own,
+            revision_copies,
             asked: RefCell::default(),
             paths: RefCell::default(),
         }
@@ -117,18 +146,42 @@ impl<'d> DbClasses<'d> {
 }
 
 impl SourceClasses for DbClasses<'_> {
-    fn copies(&self, name: &str) -> Vec<Arc<ClassEntry>> {
+    fn copies(&self, name: &str) -> Arc<[Arc<ClassEntry>]> {
         let db = self.db();
         if let Some(copies) = self.asked.borrow().get(name) {
             return copies.clone();
         }
-        let mut copies = class_copies(db, ClassName::new(db, name));
-        for copy in &mut copies {
-            if copy.sig.decl.is_some_and(|d| d.file == self.slot)
-                && let Some(own) = self.own.get(name)
-            {
-                *copy = own.clone();
+        let fetch = || Arc::<[Arc<ClassEntry>]>::from(class_copies(db, ClassName::new(db, name)));
+        let mut copies = match &self.revision_copies {
+            None => fetch(),
+            Some(memo) => {
+                let known = memo.read().expect("memo lock").get(name).cloned();
+                known.unwrap_or_else(|| {
+                    let copies = fetch();
+                    memo.write()
+                        .expect("memo lock")
+                        .insert(name.into(), copies.clone());
+                    copies
+                })
             }
+        };
+        // This file sees its own classes with lines and element indices.
+        let own = self.own.get(name);
+        if let Some(own) = own
+            && copies
+                .iter()
+                .any(|c| c.sig.decl.is_some_and(|d| d.file == self.slot))
+        {
+            copies = copies
+                .iter()
+                .map(|c| {
+                    if c.sig.decl.is_some_and(|d| d.file == self.slot) {
+                        own.clone()
+                    } else {
+                        c.clone()
+                    }
+                })
+                .collect();
         }
         self.asked.borrow_mut().insert(name.into(), copies.clone());
         copies

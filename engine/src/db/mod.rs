@@ -47,7 +47,7 @@ use crate::digest::Digest128;
 use crate::jdk::JdkTypes;
 use crate::parallel::StatePool;
 use crate::resolve::TrackedResolution;
-use crate::resolve::table::{LookupMemo, MethodMemo, SharedMemos};
+use crate::resolve::table::{CopiesMemo, LookupMemo, MethodMemo, SharedMemos};
 use crate::source::BlobId;
 use crate::store::{PackLocation, PackReader};
 use crate::symbols::classfile::ClassPath;
@@ -81,6 +81,7 @@ pub struct EngineDatabase {
 struct RevisionMemos {
     methods: Arc<MethodMemo>,
     lookups: Arc<LookupMemo>,
+    copies: Arc<CopiesMemo>,
     roots: std::sync::Mutex<HashMap<String, u32>>,
 }
 
@@ -120,6 +121,7 @@ impl Db for EngineDatabase {
         Some(SharedMemoPartition(SharedMemos {
             methods: shared.methods.clone(),
             lookups: shared.lookups.clone(),
+            copies: shared.copies.clone(),
             partition,
         }))
     }

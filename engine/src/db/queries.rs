@@ -277,7 +277,12 @@ pub(crate) fn anonymous_entry(
 #[salsa::tracked(returns(clone), lru = 128)]
 pub fn resolve(db: &dyn Db, file: SourceFile) -> Result<Arc<TrackedResolution>, FactsError> {
     let facts = facts(db, file)?;
-    Ok(Arc::new(super::lookup::resolve_in_db(db, file, &facts)))
+    Ok(Arc::new(super::lookup::resolve_in_db(
+        db,
+        file,
+        &facts,
+        super::Memoize::Yes,
+    )))
 }
 
 /// [`resolve`] computed without memoizing it, nor the facts it reads from
@@ -290,7 +295,12 @@ pub fn resolve_unmemoized(
     file: SourceFile,
 ) -> Result<Arc<TrackedResolution>, FactsError> {
     let facts = read_uncached(db, file, PackReader::facts)?;
-    Ok(Arc::new(super::lookup::resolve_in_db(db, file, &facts)))
+    Ok(Arc::new(super::lookup::resolve_in_db(
+        db,
+        file,
+        &facts,
+        super::Memoize::No,
+    )))
 }
 
 /// Sets how many resolutions an eviction keeps (tests make it small).

@@ -15,6 +15,11 @@ use crate::digest::Digest128;
 /// (two levels, so that a lookup needs no owned key).
 pub(crate) type LookupMemo = std::sync::RwLock<HashMap<u32, HashMap<Box<str>, [u8; 16]>>>;
 
+/// Every source copy of a class, by key, as other files see them (what
+/// the database's class query answers): the same for every file of a
+/// revision, so files resolved outside tracked queries share them.
+pub(crate) type CopiesMemo = std::sync::RwLock<HashMap<Box<str>, Arc<[Arc<ClassEntry>]>>>;
+
 /// Each answer keeps the names its computation looked up (see
 /// [`super::deps`]), replayed when a file takes the answer from the memo.
 pub(crate) type MethodMemo =
@@ -48,6 +53,10 @@ pub(crate) struct SharedMemos {
     pub(crate) methods: Arc<MethodMemo>,
     /// [`SymbolTable::lookup_digest`].
     pub(crate) lookups: Arc<LookupMemo>,
+    /// Class copies by key, for resolutions whose lookups the database
+    /// need not record (not shared by partition: the copies are the same
+    /// for every file).
+    pub(crate) copies: Arc<CopiesMemo>,
     /// The partition of the file a table serves: files that may see
     /// different copies of a class must not share one.
     pub(crate) partition: u32,
@@ -88,8 +97,9 @@ pub(crate) fn implement_if_interface(
 /// resolution depends on is exactly the names it looked up.
 pub(crate) trait SourceClasses: Sync {
     /// Every source copy of the class with key `name`, first copy first;
-    /// empty when no file declares it.
-    fn copies(&self, name: &str) -> Vec<Arc<ClassEntry>>;
+    /// empty when no file declares it. Shared: a file asks for the same
+    /// few classes many times.
+    fn copies(&self, name: &str) -> Arc<[Arc<ClassEntry>]>;
     /// The path of file `file`, as declarations number files.
     fn path(&self, file: u32) -> Option<Arc<str>>;
     /// The source root of file `file` (its directory without the package's
@@ -257,10 +267,10 @@ impl<'s> SymbolTable<'s> {
     pub fn get(&self, name: &str) -> Option<Arc<ClassEntry>> {
         super::deps::record(name);
         if let Some(external) = self.external {
-            let mut copies = external.copies(name);
+            let copies = external.copies(name);
             match copies.len() {
                 0 => {}
-                1 => return copies.pop(),
+                1 => return Some(copies[0].clone()),
                 _ => return Some(self.nearest_external_copy(external, &copies).clone()),
             }
         } else if let Some(entry) = self.source.get(name) {
