@@ -84,6 +84,148 @@ thread_local! {
     });
 }
 
+/// What the walk does at a node of one kind, looked up once per node
+/// instead of comparing its kind with every kind of interest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Enter {
+    Nothing,
+    Identifier,
+    Package,
+    Import,
+    Type(ElementKind),
+    /// A class body, anonymous when under `new` or an enum constant.
+    ClassBody,
+    Executable(ElementKind),
+    FieldDeclaration,
+    /// A variable declarator: a field's when under a field declaration.
+    Declarator,
+    EnumConstant,
+    StaticInitializer,
+    /// A block: an instance initializer directly in a class body, else a
+    /// scope.
+    Block,
+    Lambda,
+    Scope,
+    LocalVariables,
+    CatchParameter,
+    Resource,
+    Instanceof,
+    Pattern,
+    Invocation,
+    New,
+    MethodReference,
+    ConstructorCall,
+    FieldAccess,
+}
+
+/// The walk's view of one node kind.
+#[derive(Debug, Clone, Copy)]
+struct Role {
+    enter: Enter,
+    /// [`Walker::link_expressions`] has work at such a node.
+    links: bool,
+    /// Its subtree holds nothing extraction records: its nodes are not
+    /// visited at all. Errors inside are not counted either, which is
+    /// fine: tree-sitter keeps literals and type arguments intact or turns
+    /// the enclosing node into an error.
+    opaque: bool,
+}
+
+/// [`Role`]s by node kind id.
+fn roles() -> &'static [Role] {
+    static ROLES: std::sync::OnceLock<Vec<Role>> = std::sync::OnceLock::new();
+    ROLES.get_or_init(|| {
+        let g = grammar();
+        let k = &g.kinds;
+        let nothing = Role {
+            enter: Enter::Nothing,
+            links: false,
+            opaque: false,
+        };
+        let mut roles = vec![nothing; usize::from(g.language.node_kind_count() as u16)];
+        let entered = [
+            (k.identifier, Enter::Identifier),
+            (k.package_declaration, Enter::Package),
+            (k.import_declaration, Enter::Import),
+            (k.class_declaration, Enter::Type(ElementKind::Class)),
+            (k.interface_declaration, Enter::Type(ElementKind::Interface)),
+            (k.enum_declaration, Enter::Type(ElementKind::Enum)),
+            (k.record_declaration, Enter::Type(ElementKind::Record)),
+            (
+                k.annotation_type_declaration,
+                Enter::Type(ElementKind::AnnotationType),
+            ),
+            (k.class_body, Enter::ClassBody),
+            (k.method_declaration, Enter::Executable(ElementKind::Method)),
+            (
+                k.constructor_declaration,
+                Enter::Executable(ElementKind::Constructor),
+            ),
+            (
+                k.compact_constructor_declaration,
+                Enter::Executable(ElementKind::Constructor),
+            ),
+            (
+                k.annotation_type_element_declaration,
+                Enter::Executable(ElementKind::AnnotationElement),
+            ),
+            (k.field_declaration, Enter::FieldDeclaration),
+            (k.constant_declaration, Enter::FieldDeclaration),
+            (k.variable_declarator, Enter::Declarator),
+            (k.enum_constant, Enter::EnumConstant),
+            (k.static_initializer, Enter::StaticInitializer),
+            (k.block, Enter::Block),
+            (k.lambda_expression, Enter::Lambda),
+            (k.constructor_body, Enter::Scope),
+            (k.for_statement, Enter::Scope),
+            (k.enhanced_for_statement, Enter::Scope),
+            (k.catch_clause, Enter::Scope),
+            (k.try_with_resources_statement, Enter::Scope),
+            (k.switch_block_statement_group, Enter::Scope),
+            (k.switch_rule, Enter::Scope),
+            (k.local_variable_declaration, Enter::LocalVariables),
+            (k.catch_formal_parameter, Enter::CatchParameter),
+            (k.resource, Enter::Resource),
+            (k.instanceof_expression, Enter::Instanceof),
+            (k.type_pattern, Enter::Pattern),
+            (k.record_pattern_component, Enter::Pattern),
+            (k.method_invocation, Enter::Invocation),
+            (k.object_creation_expression, Enter::New),
+            (k.method_reference, Enter::MethodReference),
+            (k.explicit_constructor_invocation, Enter::ConstructorCall),
+            (k.field_access, Enter::FieldAccess),
+        ];
+        for (kind, enter) in entered {
+            roles[usize::from(kind)].enter = enter;
+        }
+        for kind in [
+            k.method_invocation,
+            k.object_creation_expression,
+            k.explicit_constructor_invocation,
+            k.field_access,
+            k.method_reference,
+            k.variable_declarator,
+            k.enhanced_for_statement,
+            k.return_statement,
+            k.lambda_expression,
+        ] {
+            roles[usize::from(kind)].links = true;
+        }
+        for kind in [
+            k.string_literal,
+            k.block_comment,
+            k.line_comment,
+            k.type_arguments,
+            k.dimensions,
+            k.package_declaration,
+            k.import_declaration,
+        ] {
+            roles[usize::from(kind)].opaque = true;
+        }
+        roles
+    })
+}
+
 /// An element whose node is being walked.
 struct ElementFrame {
     node_id: usize,
@@ -170,27 +312,38 @@ impl<'s, 't> Walker<'s, 't> {
     }
 
     fn walk(&mut self, root: Node<'t>) {
+        let roles = roles();
+        let role_of = |kind: u16| roles.get(usize::from(kind)).copied();
         let mut cursor = root.walk();
-        // Ancestors of the current node, root first.
-        let mut stack: Vec<Node<'t>> = Vec::new();
+        // Ancestors of the current node with their kinds, root first.
+        let mut stack: Vec<(Node<'t>, u16)> = Vec::new();
         loop {
             let node = cursor.node();
             let kind = node.kind_id();
-            // Only identifiers and field accesses care which field of their
-            // parent they are; asking the cursor costs a lookup per node.
-            let field = if kind == self.g.kinds.identifier || kind == self.g.kinds.field_access {
-                cursor.field_id().map_or(0, |f| f.get())
-            } else {
-                0
-            };
-            self.enter(node, stack.last().copied(), field);
-            stack.push(node);
-            if !self.is_opaque(kind) && cursor.goto_first_child() {
+            let role = role_of(kind);
+            if self.count_errors && (node.is_error() || node.is_missing()) {
+                self.facts.diagnostics.n_syntax_errors += 1;
+            }
+            if let Some(role) = role
+                && role.enter != Enter::Nothing
+                && node.is_named()
+            {
+                // Only identifiers and field accesses care which field of
+                // their parent they are; asking the cursor costs a lookup.
+                let field = if role.enter == Enter::Identifier || role.enter == Enter::FieldAccess {
+                    cursor.field_id().map_or(0, |f| f.get())
+                } else {
+                    0
+                };
+                self.enter(node, role.enter, stack.last().copied(), field);
+            }
+            stack.push((node, kind));
+            if !role.is_some_and(|r| r.opaque) && cursor.goto_first_child() {
                 continue;
             }
             loop {
-                let done = stack.pop().expect("walk stack holds the current node");
-                self.leave(done);
+                let (done, kind) = stack.pop().expect("walk stack holds the current node");
+                self.leave(done, role_of(kind).is_some_and(|r| r.links));
                 if cursor.goto_next_sibling() {
                     break;
                 }
@@ -201,143 +354,110 @@ impl<'s, 't> Walker<'s, 't> {
         }
     }
 
-    /// Subtrees that hold nothing extraction records: their nodes are not
-    /// visited at all. Errors inside them are not counted either, which is
-    /// fine: tree-sitter keeps literals and type arguments intact or turns
-    /// the enclosing node into an error.
-    fn is_opaque(&self, kind: u16) -> bool {
-        let k = &self.g.kinds;
-        kind == k.string_literal
-            || kind == k.block_comment
-            || kind == k.line_comment
-            || kind == k.type_arguments
-            || kind == k.dimensions
-            || kind == k.package_declaration
-            || kind == k.import_declaration
-    }
-
     fn current_element(&self) -> u32 {
         self.frames.last().map_or(NO_ELEMENT, |f| f.element)
     }
 
-    fn enter(&mut self, node: Node<'t>, parent: Option<Node<'t>>, field: FieldId) {
-        if self.count_errors && (node.is_error() || node.is_missing()) {
-            self.facts.diagnostics.n_syntax_errors += 1;
-        }
-        if !node.is_named() {
-            return;
-        }
+    /// The work of a named node whose kind has an [`Enter`] role; `parent`
+    /// is its parent with the parent's kind.
+    fn enter(
+        &mut self,
+        node: Node<'t>,
+        enter: Enter,
+        parent: Option<(Node<'t>, u16)>,
+        field: FieldId,
+    ) {
         let k = &self.g.kinds;
-        let kind = node.kind_id();
-        let parent_kind = parent.map_or(0, |p| p.kind_id());
-
-        if kind == k.identifier {
-            self.enter_identifier(node, parent, field);
-        } else if kind == k.package_declaration {
-            self.enter_package(node);
-        } else if kind == k.import_declaration {
-            self.enter_import(node);
-        } else if kind == k.class_declaration {
-            self.push_type(node, ElementKind::Class, parent_kind);
-        } else if kind == k.interface_declaration {
-            self.push_type(node, ElementKind::Interface, parent_kind);
-        } else if kind == k.enum_declaration {
-            self.push_type(node, ElementKind::Enum, parent_kind);
-        } else if kind == k.record_declaration {
-            self.push_type(node, ElementKind::Record, parent_kind);
-        } else if kind == k.annotation_type_declaration {
-            self.push_type(node, ElementKind::AnnotationType, parent_kind);
-        } else if kind == k.class_body
-            && (parent_kind == k.object_creation_expression || parent_kind == k.enum_constant)
-        {
-            self.push_anonymous(node, parent.expect("class body has a parent"));
-        } else if kind == k.method_declaration {
-            self.push_executable(node, ElementKind::Method);
-        } else if kind == k.constructor_declaration || kind == k.compact_constructor_declaration {
-            self.push_executable(node, ElementKind::Constructor);
-        } else if kind == k.annotation_type_element_declaration {
-            self.push_executable(node, ElementKind::AnnotationElement);
-        } else if kind == k.field_declaration || kind == k.constant_declaration {
-            self.enter_field_declaration(node);
-        } else if kind == k.variable_declarator
-            && (parent_kind == k.field_declaration || parent_kind == k.constant_declaration)
-        {
-            if let Some(group) = self.field_groups.last_mut()
-                && let Some(&element) = group.elements.get(group.next)
-            {
-                group.next += 1;
-                self.field_of_declarator.insert(node.id(), element);
-                self.frames.push(ElementFrame {
-                    node_id: node.id(),
-                    element,
-                });
-            }
-        } else if kind == k.enum_constant {
-            self.push_enum_constant(node);
-        } else if kind == k.static_initializer {
-            self.push_initializer(node, ElementKind::StaticInitializer);
-        } else if kind == k.block
-            && (parent_kind == k.class_body || parent_kind == k.enum_body_declarations)
-        {
-            self.push_initializer(node, ElementKind::InstanceInitializer);
-            self.push_scope(node);
-        } else if kind == k.lambda_expression {
-            self.push_lambda(node);
-        } else if kind == k.block
-            || kind == k.constructor_body
-            || kind == k.for_statement
-            || kind == k.enhanced_for_statement
-            || kind == k.catch_clause
-            || kind == k.try_with_resources_statement
-            || kind == k.switch_block_statement_group
-            || kind == k.switch_rule
-        {
-            self.push_scope(node);
-            if kind == k.enhanced_for_statement
-                && let Some(local) =
-                    self.declare_from(node, node.child_by_field_id(self.g.fields.name))
-            {
-                self.local_of_declarator.insert(node.id(), local);
-            }
-        } else if kind == k.local_variable_declaration {
-            let type_node = node.child_by_field_id(self.g.fields.r#type);
-            let mut cursor = node.walk();
-            for declarator in node.children_by_field_name("declarator", &mut cursor) {
-                let name = declarator.child_by_field_id(self.g.fields.name);
-                let dims = declarator.child_by_field_id(self.g.fields.dimensions);
-                if let Some(local) = self.declare_local(name, type_node, dims) {
-                    self.local_of_declarator.insert(declarator.id(), local);
+        let parent_kind = parent.map_or(0, |(_, kind)| kind);
+        let parent = parent.map(|(node, _)| node);
+        match enter {
+            Enter::Nothing => {}
+            Enter::Identifier => self.enter_identifier(node, parent, field),
+            Enter::Package => self.enter_package(node),
+            Enter::Import => self.enter_import(node),
+            Enter::Type(kind) => self.push_type(node, kind, parent_kind),
+            Enter::ClassBody => {
+                if parent_kind == k.object_creation_expression || parent_kind == k.enum_constant {
+                    self.push_anonymous(node, parent.expect("class body has a parent"));
                 }
             }
-        } else if kind == k.catch_formal_parameter {
-            let type_node = child_of_kind(node, k.catch_type);
-            self.declare_local(node.child_by_field_id(self.g.fields.name), type_node, None);
-        } else if kind == k.resource {
-            self.declare_from(node, node.child_by_field_id(self.g.fields.name));
-        } else if kind == k.instanceof_expression {
-            // `x instanceof T t`: the pattern's type is the `right` field.
-            let type_node = node.child_by_field_id(self.g.fields.right);
-            self.declare_local(node.child_by_field_id(self.g.fields.name), type_node, None);
-        } else if kind == k.type_pattern || kind == k.record_pattern_component {
-            let name = child_of_kind(node, k.identifier);
-            let type_node = node.named_child(0).filter(|c| c.kind_id() != k.identifier);
-            self.declare_local(name, type_node, None);
-        } else if kind == k.method_invocation {
-            self.site_method_invocation(node);
-        } else if kind == k.object_creation_expression {
-            self.site_new(node);
-        } else if kind == k.method_reference {
-            self.site_method_reference(node);
-        } else if kind == k.explicit_constructor_invocation {
-            self.site_constructor_call(node);
-        } else if kind == k.field_access {
-            self.site_field_access(node, parent, field);
+            Enter::Executable(kind) => self.push_executable(node, kind),
+            Enter::FieldDeclaration => self.enter_field_declaration(node),
+            Enter::Declarator => {
+                if (parent_kind == k.field_declaration || parent_kind == k.constant_declaration)
+                    && let Some(group) = self.field_groups.last_mut()
+                    && let Some(&element) = group.elements.get(group.next)
+                {
+                    group.next += 1;
+                    self.field_of_declarator.insert(node.id(), element);
+                    self.frames.push(ElementFrame {
+                        node_id: node.id(),
+                        element,
+                    });
+                }
+            }
+            Enter::EnumConstant => self.push_enum_constant(node),
+            Enter::StaticInitializer => {
+                self.push_initializer(node, ElementKind::StaticInitializer);
+            }
+            Enter::Block => {
+                if parent_kind == k.class_body || parent_kind == k.enum_body_declarations {
+                    self.push_initializer(node, ElementKind::InstanceInitializer);
+                }
+                self.push_scope(node);
+            }
+            Enter::Lambda => self.push_lambda(node),
+            Enter::Scope => {
+                self.push_scope(node);
+                if node.kind_id() == k.enhanced_for_statement
+                    && let Some(local) =
+                        self.declare_from(node, node.child_by_field_id(self.g.fields.name))
+                {
+                    self.local_of_declarator.insert(node.id(), local);
+                }
+            }
+            Enter::LocalVariables => {
+                let type_node = node.child_by_field_id(self.g.fields.r#type);
+                let mut cursor = node.walk();
+                for declarator in node.children_by_field_name("declarator", &mut cursor) {
+                    let name = declarator.child_by_field_id(self.g.fields.name);
+                    let dims = declarator.child_by_field_id(self.g.fields.dimensions);
+                    if let Some(local) = self.declare_local(name, type_node, dims) {
+                        self.local_of_declarator.insert(declarator.id(), local);
+                    }
+                }
+            }
+            Enter::CatchParameter => {
+                let type_node = child_of_kind(node, k.catch_type);
+                self.declare_local(node.child_by_field_id(self.g.fields.name), type_node, None);
+            }
+            Enter::Resource => {
+                self.declare_from(node, node.child_by_field_id(self.g.fields.name));
+            }
+            Enter::Instanceof => {
+                // `x instanceof T t`: the pattern's type is the `right` field.
+                let type_node = node.child_by_field_id(self.g.fields.right);
+                self.declare_local(node.child_by_field_id(self.g.fields.name), type_node, None);
+            }
+            Enter::Pattern => {
+                let name = child_of_kind(node, k.identifier);
+                let type_node = node.named_child(0).filter(|c| c.kind_id() != k.identifier);
+                self.declare_local(name, type_node, None);
+            }
+            Enter::Invocation => self.site_method_invocation(node),
+            Enter::New => self.site_new(node),
+            Enter::MethodReference => self.site_method_reference(node),
+            Enter::ConstructorCall => self.site_constructor_call(node),
+            Enter::FieldAccess => self.site_field_access(node, parent, field),
         }
     }
 
-    fn leave(&mut self, node: Node<'t>) {
+    /// Leaves `node`; `links` when [`Self::link_expressions`] has work there.
+    fn leave(&mut self, node: Node<'t>, links: bool) {
         let id = node.id();
-        self.link_expressions(node);
+        if links {
+            self.link_expressions(node);
+        }
         while self.frames.last().is_some_and(|f| f.node_id == id) {
             self.frames.pop();
         }
