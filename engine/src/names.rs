@@ -9,6 +9,8 @@
 //! is what element ids and the decl export are made of. A name that cannot
 //! be qualified stays as written, the way javac reports error types.
 
+use std::cell::RefCell;
+
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::facts::{ElementKind, FileFacts, NO_ELEMENT};
@@ -237,6 +239,16 @@ pub struct Qualifier<'a> {
     /// [`canonical_name`] of each type element, by element index (`None`
     /// for other elements): scope lookups ask for them over and over.
     canonical_names: Vec<Option<String>>,
+    /// For each element, the nearest of it and its ancestors that can
+    /// change what a simple type name means inside it (a type, or an
+    /// element declaring local types), [`NO_ELEMENT`] if none: names
+    /// resolve alike in both.
+    name_scopes: Vec<u32>,
+    /// [`Self::resolve_name`]'s answers by (name scope, inherit), then name: a
+    /// file names the same types in the same scope again and again. The
+    /// universe lookups an answer made were recorded by its first call
+    /// (a qualifier serves one file's recording).
+    resolved: RefCell<HashMap<(u32, bool), HashMap<Box<str>, Option<String>>>>,
 }
 
 const PRIMITIVES: [&str; 9] = [
@@ -276,12 +288,32 @@ impl<'a> Qualifier<'a> {
         let canonical_names = (0..facts.elements.len() as u32)
             .map(|index| canonical_name(facts, index))
             .collect();
+        let declaring: HashSet<u32> = declared_types.keys().map(|&(parent, _)| parent).collect();
+        let mut name_scopes: Vec<u32> = Vec::with_capacity(facts.elements.len());
+        for (index, element) in facts.elements.iter().enumerate() {
+            let index = index as u32;
+            let scope = if element.kind.is_type() || declaring.contains(&index) {
+                index
+            } else if element.parent == NO_ELEMENT {
+                NO_ELEMENT
+            } else {
+                // Parents come before their children; any other order
+                // keeps the element itself, which is only less shared.
+                name_scopes
+                    .get(element.parent as usize)
+                    .copied()
+                    .unwrap_or(index)
+            };
+            name_scopes.push(scope);
+        }
         Self {
             universe,
             facts,
             follow_inheritance,
             declared_types,
             canonical_names,
+            name_scopes,
+            resolved: RefCell::default(),
         }
     }
 
@@ -351,6 +383,30 @@ impl<'a> Qualifier<'a> {
     /// [`Self::resolve_type_name`], looking at inherited member types only
     /// when `inherit` is set.
     fn resolve_name(&self, scope: u32, name: &str, inherit: bool) -> Option<String> {
+        let scope = self
+            .name_scopes
+            .get(scope as usize)
+            .copied()
+            .unwrap_or(scope);
+        if let Some(known) = self
+            .resolved
+            .borrow()
+            .get(&(scope, inherit))
+            .and_then(|names| names.get(name))
+        {
+            return known.clone();
+        }
+        let found = self.find_name(scope, name, inherit);
+        self.resolved
+            .borrow_mut()
+            .entry((scope, inherit))
+            .or_default()
+            .insert(name.into(), found.clone());
+        found
+    }
+
+    /// [`Self::resolve_name`], without the memo.
+    fn find_name(&self, scope: u32, name: &str, inherit: bool) -> Option<String> {
         let mut segments = name.split('.');
         let first = segments.next()?;
         let rest: Vec<&str> = segments.collect();
