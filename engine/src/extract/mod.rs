@@ -285,6 +285,12 @@ struct Walker<'s, 't> {
     /// Whether the tree has error or missing nodes to count (most trees
     /// have none, and asking every node costs).
     count_errors: bool,
+    /// Per level of the walk (the children of one node), the lines of the
+    /// javadoc comment that documents the next named node there: the
+    /// nearest `/** */` comment among the comments right before it.
+    /// Tracked as the walk goes, since asking tree-sitter for a node's
+    /// previous sibling scans its parent's children from the start.
+    docs: Vec<Option<(u32, u32)>>,
 }
 
 impl<'s, 't> Walker<'s, 't> {
@@ -308,6 +314,7 @@ impl<'s, 't> Walker<'s, 't> {
             local_of_declarator: HashMap::default(),
             field_of_declarator: HashMap::default(),
             count_errors: true,
+            docs: Vec::new(),
         }
     }
 
@@ -317,6 +324,7 @@ impl<'s, 't> Walker<'s, 't> {
         let mut cursor = root.walk();
         // Ancestors of the current node with their kinds, root first.
         let mut stack: Vec<(Node<'t>, u16)> = Vec::new();
+        self.docs.push(None);
         loop {
             let node = cursor.node();
             let kind = node.kind_id();
@@ -337,8 +345,10 @@ impl<'s, 't> Walker<'s, 't> {
                 };
                 self.enter(node, role.enter, stack.last().copied(), field);
             }
+            self.note_doc(node, kind);
             stack.push((node, kind));
             if !role.is_some_and(|r| r.opaque) && cursor.goto_first_child() {
+                self.docs.push(None);
                 continue;
             }
             loop {
@@ -347,6 +357,7 @@ impl<'s, 't> Walker<'s, 't> {
                 if cursor.goto_next_sibling() {
                     break;
                 }
+                self.docs.pop();
                 if !cursor.goto_parent() {
                     return;
                 }
@@ -591,7 +602,7 @@ impl<'s, 't> Walker<'s, 't> {
             }
         };
         self.read_modifiers(node, &mut element);
-        self.read_javadoc(node, &mut element);
+        self.read_javadoc(&mut element);
         if let Some(name_node) = node.child_by_field_id(f.name) {
             element.name_pos = self.src.position(name_node.start_byte() as u32);
         }
@@ -733,7 +744,7 @@ impl<'s, 't> Walker<'s, 't> {
             .map(|(_, b)| b)
             .unwrap_or_default();
         self.read_modifiers(node, &mut element);
-        self.read_javadoc(node, &mut element);
+        self.read_javadoc(&mut element);
         if let Some(name_node) = node.child_by_field_id(f.name) {
             element.name_pos = self.src.position(name_node.start_byte() as u32);
         }
@@ -781,7 +792,7 @@ impl<'s, 't> Walker<'s, 't> {
         let mut template = self.new_element(node, ElementKind::Field, String::new());
         template.binary_name = owner;
         self.read_modifiers(node, &mut template);
-        self.read_javadoc(node, &mut template);
+        self.read_javadoc(&mut template);
         let mut cursor = node.walk();
         let declarators: Vec<Node<'t>> = node
             .children_by_field_name("declarator", &mut cursor)
@@ -820,7 +831,7 @@ impl<'s, 't> Walker<'s, 't> {
             .map(|(_, b)| b)
             .unwrap_or_default();
         self.read_modifiers(node, &mut element);
-        self.read_javadoc(node, &mut element);
+        self.read_javadoc(&mut element);
         if let Some(name_node) = node.child_by_field_id(f.name) {
             element.name_pos = self.src.position(name_node.start_byte() as u32);
         }
@@ -841,7 +852,7 @@ impl<'s, 't> Walker<'s, 't> {
         if kind == ElementKind::StaticInitializer {
             element.modifiers.0 |= Modifiers::bit_of("static").unwrap_or(0);
         }
-        self.read_javadoc(node, &mut element);
+        self.read_javadoc(&mut element);
         let index = self.add_element(element);
         self.push_frame(node, index);
     }
@@ -913,23 +924,34 @@ impl<'s, 't> Walker<'s, 't> {
 
     /// The javadoc of a declaration: the nearest `/** */` comment before
     /// it, looking past other comments (as javac does).
-    fn read_javadoc(&self, node: Node<'t>, element: &mut Element) {
+    /// The javadoc of the node being entered: the nearest `/** */` comment
+    /// among the comments right before it (see [`Self::note_doc`]).
+    fn read_javadoc(&self, element: &mut Element) {
+        element.javadoc = self.docs.last().copied().flatten();
+    }
+
+    /// Notes a walked node for the javadoc of its next named sibling: a
+    /// javadoc comment becomes the one pending, other comments leave it,
+    /// and any other named node takes it away.
+    fn note_doc(&mut self, node: Node<'t>, kind: u16) {
         let k = &self.g.kinds;
-        let mut previous = node.prev_named_sibling();
-        while let Some(comment) = previous {
-            let kind = comment.kind_id();
-            if kind != k.block_comment && kind != k.line_comment {
+        if kind == k.line_comment || !node.is_named() {
+            return;
+        }
+        let doc = if kind == k.block_comment {
+            let text = self.src.node_text(node);
+            if !text.starts_with("/**") || text == "/**/" {
                 return;
             }
-            let text = self.src.node_text(comment);
-            if kind == k.block_comment && text.starts_with("/**") && text != "/**/" {
-                element.javadoc = Some((
-                    self.src.line_of(comment.start_byte() as u32),
-                    self.src.end_line(comment),
-                ));
-                return;
-            }
-            previous = comment.prev_named_sibling();
+            Some((
+                self.src.line_of(node.start_byte() as u32),
+                self.src.end_line(node),
+            ))
+        } else {
+            None
+        };
+        if let Some(pending) = self.docs.last_mut() {
+            *pending = doc;
         }
     }
 
