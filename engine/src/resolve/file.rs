@@ -287,8 +287,8 @@ impl<'a> FileResolver<'a> {
                 .map(Ty::erased_name)
                 .collect();
             let mut matches: Vec<Found> = Vec::new();
-            for t in self.table.hierarchy(&own_ty).into_iter().skip(1) {
-                let Ty::Class(name, args) = &t else { continue };
+            for t in self.table.hierarchy(&own_ty).iter().skip(1) {
+                let Ty::Class(name, args) = t else { continue };
                 let Some(sup) = self.table.get(name) else {
                     continue;
                 };

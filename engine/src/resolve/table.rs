@@ -20,6 +20,11 @@ pub(crate) type LookupMemo = std::sync::RwLock<HashMap<u32, HashMap<Box<str>, [u
 /// revision, so files resolved outside tracked queries share them.
 pub(crate) type CopiesMemo = std::sync::RwLock<HashMap<Box<str>, Arc<[Arc<ClassEntry>]>>>;
 
+/// Type hierarchies by (memo partition, type), each with the names its
+/// computation looked up (see [`super::deps`]).
+pub(crate) type HierarchyMemo =
+    std::sync::RwLock<HashMap<(u32, Ty), (Arc<Vec<Ty>>, Arc<[Box<str>]>)>>;
+
 /// Each answer keeps the names its computation looked up (see
 /// [`super::deps`]), replayed when a file takes the answer from the memo.
 pub(crate) type MethodMemo =
@@ -117,6 +122,9 @@ pub struct SymbolTable<'s> {
     cache: std::sync::RwLock<HashMap<Arc<str>, Option<Arc<ClassEntry>>>>,
     /// Results of method lookups, shared by every file of the revision.
     pub(crate) method_memo: MethodMemo,
+    /// [`SymbolTable::hierarchy`]'s answers by (memo partition, type), with
+    /// the names each looked up.
+    pub(crate) hierarchy_memo: HierarchyMemo,
     /// With an external source: memos shared with the tables of the
     /// revision's other files, and this file's partition of them.
     pub(crate) shared: Option<SharedMemos>,
@@ -184,6 +192,7 @@ impl<'s> SymbolTable<'s> {
             library,
             cache: Default::default(),
             method_memo: Default::default(),
+            hierarchy_memo: Default::default(),
             lookup_memo: shared
                 .as_ref()
                 .map_or_else(Default::default, |s| s.lookups.clone()),
@@ -241,6 +250,7 @@ impl<'s> SymbolTable<'s> {
             library,
             cache: Default::default(),
             method_memo: Default::default(),
+            hierarchy_memo: Default::default(),
             shared: None,
             lookup_memo: Default::default(),
             paths,

@@ -224,8 +224,29 @@ impl SymbolTable<'_> {
 
     /// The class types of a type's hierarchy in lookup order: the class,
     /// its superclass chain, then every interface breadth first, `Object`
-    /// last.
-    pub(crate) fn hierarchy(&self, ty: &Ty) -> Vec<Ty> {
+    /// last. Memoized for the table's life, with the names its computation
+    /// looked up, replayed on a hit (field and method lookups ask for the
+    /// same few hierarchies again and again).
+    pub(crate) fn hierarchy(&self, ty: &Ty) -> Arc<Vec<Ty>> {
+        let key = (self.memo_partition(), ty.clone());
+        if let Some((found, names)) = self.hierarchy_memo.read().expect("memo lock").get(&key) {
+            for name in names.iter() {
+                super::deps::record(name);
+                self.replay_lookup(name);
+            }
+            return found.clone();
+        }
+        let recording = super::deps::Recording::start();
+        let found = Arc::new(self.compute_hierarchy(ty));
+        let names: Arc<[Box<str>]> = recording.finish().into();
+        self.hierarchy_memo
+            .write()
+            .expect("memo lock")
+            .insert(key, (found.clone(), names));
+        found
+    }
+
+    fn compute_hierarchy(&self, ty: &Ty) -> Vec<Ty> {
         let mut out: Vec<Ty> = Vec::new();
         let mut seen: HashSet<Arc<str>> = HashSet::default();
         let mut queue: std::collections::VecDeque<Ty> = std::collections::VecDeque::new();
@@ -324,8 +345,8 @@ impl SymbolTable<'_> {
     fn compute_methods_named(&self, ty: &Ty, name: &str) -> Vec<Found> {
         let mut out: Vec<Found> = Vec::new();
         let mut signatures: Vec<Vec<String>> = Vec::new();
-        for t in self.hierarchy(ty) {
-            let Ty::Class(class_name, args) = &t else {
+        for t in self.hierarchy(ty).iter() {
+            let Ty::Class(class_name, args) = t else {
                 continue;
             };
             let Some(entry) = self.get(class_name) else {
@@ -366,8 +387,8 @@ impl SymbolTable<'_> {
         ty: &Ty,
         name: &str,
     ) -> Option<(Arc<ClassEntry>, usize, Subst)> {
-        for t in self.hierarchy(ty) {
-            let Ty::Class(class_name, args) = &t else {
+        for t in self.hierarchy(ty).iter() {
+            let Ty::Class(class_name, args) = t else {
                 continue;
             };
             let Some(entry) = self.get(class_name) else {
@@ -388,8 +409,9 @@ impl SymbolTable<'_> {
             return Some(ty.clone());
         }
         self.hierarchy(ty)
-            .into_iter()
+            .iter()
             .find(|t| t.class_name().is_some_and(|n| &**n == target))
+            .cloned()
     }
 
     /// Whether class `sub` is `sup` or one of its subtypes.
@@ -429,8 +451,8 @@ impl SymbolTable<'_> {
         }
         let mut found: Option<Found> = None;
         let mut seen_signatures: Vec<(Arc<str>, Vec<String>)> = Vec::new();
-        for t in self.hierarchy(ty) {
-            let Ty::Class(class_name, args) = &t else {
+        for t in self.hierarchy(ty).iter() {
+            let Ty::Class(class_name, args) = t else {
                 continue;
             };
             if &**class_name == OBJECT {
