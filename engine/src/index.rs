@@ -600,7 +600,7 @@ impl<'s> Indexer<'s> {
         let representatives: Vec<SourceFile> =
             work.iter().map(|&(_, index)| sources[index]).collect();
         let mut unit_of_work: Vec<i64> = Vec::with_capacity(work.len());
-        let mut interned = Interned::default();
+        let mut links = Links::default();
         // The pool resolves the next chunk while this thread stores the
         // last one: the single writer never holds the workers up, and at
         // most two chunks of resolutions are in memory at once.
@@ -623,7 +623,7 @@ impl<'s> Indexer<'s> {
                     for (&(blob_id, _), resolved) in work[first..].iter().zip(resolved) {
                         let resolved = resolved.map_err(facts_error)?;
                         unit_of_work.push(
-                            store_unit(tx, &blob_id, &resolved, &mut interned).map_err(db_error)?,
+                            store_unit(tx, &blob_id, &resolved, &mut links).map_err(db_error)?,
                         );
                         progress(Progress::Advance(1));
                     }
@@ -639,6 +639,7 @@ impl<'s> Indexer<'s> {
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         })?;
+        links.write(tx).map_err(db_error)?;
         let n_resolved = work_of_file.len() as u64;
         for (index, at) in work_of_file {
             unit_of_file[index] = Some(unit_of_work[at]);
@@ -919,23 +920,29 @@ fn commit_so_far(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
     tx.execute_batch("COMMIT; BEGIN")
 }
 
-/// Strings interned in the store so that rows and lists hold integers:
-/// element ids that references and override links point at (`targets`),
-/// and names that resolutions looked up (`dep_names`).
+/// What the stored units of a revision link to, written once they are all
+/// stored ([`Links::write`]): the element ids that references and override
+/// links point at (`targets`), the postings and override links by target,
+/// and the names resolutions looked up (`dep_names`). Written sorted by
+/// key, so SQLite appends to its B-trees instead of inserting all over
+/// them; units are stored as they come.
 #[derive(Default)]
-struct Interned {
-    targets: rustc_hash::FxHashMap<String, i64>,
+struct Links {
+    /// Target names, each with its number in this revision's links.
+    targets: rustc_hash::FxHashMap<String, u32>,
+    /// (target number, unit).
+    postings: Vec<(u32, i64)>,
+    /// (target number, unit, element index).
+    overrides: Vec<(u32, i64, u32)>,
+    /// Looked-up names by id, and the ones not yet written.
     dep_names: rustc_hash::FxHashMap<Box<str>, i64>,
+    new_dep_names: Vec<(i64, Box<str>)>,
 }
 
-impl Interned {
-    fn target(&mut self, tx: &rusqlite::Transaction, name: String) -> rusqlite::Result<i64> {
-        if let Some(&id) = self.targets.get(&name) {
-            return Ok(id);
-        }
-        let id = intern_target(tx, &name)?;
-        self.targets.insert(name, id);
-        Ok(id)
+impl Links {
+    fn target(&mut self, name: String) -> u32 {
+        let next = self.targets.len() as u32;
+        *self.targets.entry(name).or_insert(next)
     }
 
     /// A looked-up name's id is a 64-bit hash of it, so adding one touches
@@ -944,15 +951,62 @@ impl Interned {
     /// back a name it did not look up, its lookups digest differs, and it
     /// is resolved again instead of reused. A lost reuse, never a wrong
     /// one, and at these table sizes about as likely as a 64-bit collision.
-    fn dep_name(&mut self, tx: &rusqlite::Transaction, name: &str) -> rusqlite::Result<i64> {
+    fn dep_name(&mut self, name: &str) -> i64 {
         if let Some(&id) = self.dep_names.get(name) {
-            return Ok(id);
+            return id;
         }
         let id = xxhash_rust::xxh3::xxh3_64(name.as_bytes()) as i64;
-        tx.prepare_cached("INSERT OR IGNORE INTO dep_names (id, name) VALUES (?1, ?2)")?
-            .execute(params![id, name])?;
         self.dep_names.insert(name.into(), id);
-        Ok(id)
+        self.new_dep_names.push((id, name.into()));
+        id
+    }
+
+    /// Writes the links gathered so far, by key order.
+    fn write(&mut self, tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
+        let mut names: Vec<(&str, u32)> = self
+            .targets
+            .iter()
+            .map(|(name, &number)| (name.as_str(), number))
+            .collect();
+        names.sort_unstable();
+        let mut ids = vec![0i64; names.len()];
+        for (name, number) in names {
+            ids[number as usize] = intern_target(tx, name)?;
+        }
+        let mut postings: Vec<(i64, i64)> = self
+            .postings
+            .drain(..)
+            .map(|(target, unit)| (ids[target as usize], unit))
+            .collect();
+        postings.sort_unstable();
+        postings.dedup();
+        let mut posting = tx.prepare_cached(
+            "INSERT OR IGNORE INTO ref_postings (target_id, unit_id) VALUES (?1, ?2)",
+        )?;
+        for (target, unit) in postings {
+            posting.execute(params![target, unit])?;
+        }
+        let mut overrides: Vec<(i64, i64, u32)> = self
+            .overrides
+            .drain(..)
+            .map(|(target, unit, idx)| (ids[target as usize], unit, idx))
+            .collect();
+        overrides.sort_unstable();
+        overrides.dedup();
+        let mut overriding = tx.prepare_cached(
+            "INSERT OR IGNORE INTO overrides (target_id, unit_id, idx) VALUES (?1, ?2, ?3)",
+        )?;
+        for (target, unit, idx) in overrides {
+            overriding.execute(params![target, unit, idx])?;
+        }
+        self.targets.clear();
+        self.new_dep_names.sort_unstable();
+        let mut dep_name =
+            tx.prepare_cached("INSERT OR IGNORE INTO dep_names (id, name) VALUES (?1, ?2)")?;
+        for (id, name) in self.new_dep_names.drain(..) {
+            dep_name.execute(params![id, &*name])?;
+        }
+        Ok(())
     }
 }
 
@@ -1012,12 +1066,13 @@ fn load_lookups(
 }
 
 /// Stores a blob's records as a unit, or finds the identical unit stored
-/// before; returns the unit id.
+/// before; returns the unit id. A new unit's postings, override links and
+/// looked-up names go to `links`, for [`Links::write`].
 fn store_unit(
     tx: &rusqlite::Transaction,
     blob_id: &BlobId,
     resolved: &TrackedResolution,
-    interned: &mut Interned,
+    links: &mut Links,
 ) -> rusqlite::Result<i64> {
     let records = &resolved.records;
     let resolution = &resolved.resolution;
@@ -1039,7 +1094,7 @@ fn store_unit(
     }
     let mut deps = Vec::with_capacity(resolved.deps.len() * 8);
     for name in &resolved.deps {
-        deps.extend_from_slice(&interned.dep_name(tx, name)?.to_le_bytes());
+        deps.extend_from_slice(&links.dep_name(name).to_le_bytes());
     }
     tx.prepare_cached(
         "INSERT INTO units (blob_id, digest, refs, deps, deps_digest) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -1052,24 +1107,18 @@ fn store_unit(
         &resolved.deps_digest[..]
     ])?;
     let unit = tx.last_insert_rowid();
-    let mut posting = tx.prepare_cached(
-        "INSERT OR IGNORE INTO ref_postings (target_id, unit_id) VALUES (?1, ?2)",
-    )?;
     // Most targets are referenced several times: spell each id once.
     let mut targeted: Vec<&ResolvedRef> = resolution.refs.iter().collect();
     targeted.sort_unstable_by(|a, b| target_key(a).cmp(&target_key(b)));
     targeted.dedup_by(|a, b| target_key(a) == target_key(b));
     for target in targeted.into_iter().filter_map(ResolvedRef::target_id) {
-        let id = interned.target(tx, target)?;
-        posting.execute(params![id, unit])?;
+        let target = links.target(target);
+        links.postings.push((target, unit));
     }
-    let mut overriding = tx.prepare_cached(
-        "INSERT OR IGNORE INTO overrides (target_id, unit_id, idx) VALUES (?1, ?2, ?3)",
-    )?;
     for o in &resolution.overrides {
         for target in &o.targets {
-            let id = interned.target(tx, target.clone())?;
-            overriding.execute(params![id, unit, o.element])?;
+            let target = links.target(target.clone());
+            links.overrides.push((target, unit, o.element));
         }
     }
     let mut insert = tx.prepare_cached(
