@@ -330,7 +330,9 @@ impl<'s> Indexer<'s> {
         if jdk.origin == JdkOrigin::Missing {
             progress(Progress::NoJdk);
         }
-        let reader = Arc::new(PackReader::open(&store.pack_path())?);
+        // Resolution reads every record two or three times: unmapped, so
+        // their pages do not add to this process's resident memory.
+        let reader = Arc::new(PackReader::open_unmapped(&store.pack_path())?);
         let mut files: Vec<(&str, BlobId, PackLocation)> = Vec::with_capacity(revision.files.len());
         for file in &revision.files {
             if let Some(reason) = skipped_blobs.get(&file.blob_id) {
@@ -934,9 +936,8 @@ struct Links {
     postings: Vec<(u32, i64)>,
     /// (target number, unit, element index).
     overrides: Vec<(u32, i64, u32)>,
-    /// Looked-up names by id, and the ones not yet written.
-    dep_names: rustc_hash::FxHashMap<Box<str>, i64>,
-    new_dep_names: Vec<(i64, Box<str>)>,
+    /// Looked-up names with their ids, and whether they are written yet.
+    dep_names: rustc_hash::FxHashMap<Box<str>, (i64, bool)>,
 }
 
 impl Links {
@@ -952,12 +953,11 @@ impl Links {
     /// is resolved again instead of reused. A lost reuse, never a wrong
     /// one, and at these table sizes about as likely as a 64-bit collision.
     fn dep_name(&mut self, name: &str) -> i64 {
-        if let Some(&id) = self.dep_names.get(name) {
+        if let Some(&(id, _)) = self.dep_names.get(name) {
             return id;
         }
         let id = xxhash_rust::xxh3::xxh3_64(name.as_bytes()) as i64;
-        self.dep_names.insert(name.into(), id);
-        self.new_dep_names.push((id, name.into()));
+        self.dep_names.insert(name.into(), (id, false));
         id
     }
 
@@ -1000,11 +1000,18 @@ impl Links {
             overriding.execute(params![target, unit, idx])?;
         }
         self.targets.clear();
-        self.new_dep_names.sort_unstable();
+        let mut new_dep_names: Vec<(i64, &str)> = Vec::new();
+        for (name, (id, written)) in &mut self.dep_names {
+            if !*written {
+                *written = true;
+                new_dep_names.push((*id, name));
+            }
+        }
+        new_dep_names.sort_unstable();
         let mut dep_name =
             tx.prepare_cached("INSERT OR IGNORE INTO dep_names (id, name) VALUES (?1, ?2)")?;
-        for (id, name) in self.new_dep_names.drain(..) {
-            dep_name.execute(params![id, &*name])?;
+        for (id, name) in new_dep_names {
+            dep_name.execute(params![id, name])?;
         }
         Ok(())
     }

@@ -133,6 +133,8 @@ enum PackBytes {
     /// Fallback where mapping fails (some network file systems); the
     /// buffer is 16-aligned like a map would be.
     Read(rkyv::util::AlignedVec),
+    /// Records read one at a time ([`PackReader::open_unmapped`]).
+    Unmapped(File),
 }
 
 impl PackReader {
@@ -171,34 +173,69 @@ impl PackReader {
         })
     }
 
-    fn data(&self) -> &[u8] {
-        match &self.bytes {
-            PackBytes::Mapped(map) => map,
-            PackBytes::Read(vec) => vec,
+    /// A reader that reads each record from the file when asked, without
+    /// mapping the pack: for a pass over many records, such as a full
+    /// index, which reads every record two or three times. Mapped, every
+    /// page read would stay in the process's resident memory (about
+    /// 300 MiB for the JDK) until the reader is dropped.
+    pub fn open_unmapped(path: &Path) -> Result<Self, Error> {
+        match File::open(path) {
+            Ok(file) => Ok(Self {
+                path: path.to_path_buf(),
+                bytes: PackBytes::Unmapped(file),
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self {
+                path: path.to_path_buf(),
+                bytes: PackBytes::Read(rkyv::util::AlignedVec::new()),
+            }),
+            Err(e) => Err(Error::io(path, e)),
         }
     }
 
-    /// The validated archived facts of a record.
-    pub fn archived(
+    /// Calls `read` with the validated archived facts of `blob_id`'s record
+    /// at `at`.
+    fn with_archived<R>(
         &self,
         blob_id: &BlobId,
         at: PackLocation,
-    ) -> Result<&ArchivedFileFacts, Error> {
-        let data = self.data();
+        read: impl FnOnce(&ArchivedFileFacts) -> R,
+    ) -> Result<R, Error> {
         let corrupt = |message: String| Error::Corrupt {
             path: self.path.parent().unwrap_or(&self.path).to_path_buf(),
             message,
         };
         let start = at.offset as usize;
-        let payload_start = start.saturating_add(HEADER_LEN as usize);
-        let payload_end = payload_start.saturating_add(at.len as usize);
-        if payload_end > data.len() || !start.is_multiple_of(ALIGN as usize) {
-            return Err(corrupt(format!(
+        let end = start
+            .saturating_add(HEADER_LEN as usize)
+            .saturating_add(at.len as usize);
+        let outside = || {
+            corrupt(format!(
                 "record of blob {blob_id} at offset {start} lies outside the blob pack"
-            )));
+            ))
+        };
+        if !start.is_multiple_of(ALIGN as usize) {
+            return Err(outside());
         }
-        let header = &data[start..payload_start];
-        let payload = &data[payload_start..payload_end];
+        let read_here;
+        let record: &[u8] = match &self.bytes {
+            PackBytes::Mapped(map) => map.get(start..end).ok_or_else(outside)?,
+            PackBytes::Read(vec) => vec.get(start..end).ok_or_else(outside)?,
+            PackBytes::Unmapped(file) => {
+                use std::os::unix::fs::FileExt;
+                // Aligned like a map, so the payload (after a 16-aligned
+                // header) is too.
+                let mut buffer = rkyv::util::AlignedVec::<16>::with_capacity(end - start);
+                buffer.resize(end - start, 0);
+                file.read_exact_at(&mut buffer, at.offset)
+                    .map_err(|e| match e.kind() {
+                        std::io::ErrorKind::UnexpectedEof => outside(),
+                        _ => Error::io(&self.path, e),
+                    })?;
+                read_here = buffer;
+                &read_here
+            }
+        };
+        let (header, payload) = record.split_at(HEADER_LEN as usize);
         let stored_len = u32::from_le_bytes(header[4..8].try_into().expect("4 bytes")) as u64;
         let stored_crc = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
         if &header[0..4] != MAGIC || stored_len != at.len || header[16..36] != blob_id.0 {
@@ -211,35 +248,38 @@ impl PackReader {
                 "record of blob {blob_id} at offset {start} fails its checksum"
             )));
         }
-        rkyv::access::<ArchivedFileFacts, rancor::Error>(payload)
-            .map_err(|e| corrupt(format!("record of blob {blob_id} does not validate: {e}")))
+        let archived = rkyv::access::<ArchivedFileFacts, rancor::Error>(payload)
+            .map_err(|e| corrupt(format!("record of blob {blob_id} does not validate: {e}")))?;
+        Ok(read(archived))
     }
 
     /// The declarations of a record: package, imports and elements, without
     /// reference sites, locals or the line table. Much cheaper than
     /// [`Self::facts`] where only names are needed.
     pub fn declarations(&self, blob_id: &BlobId, at: PackLocation) -> Result<FileFacts, Error> {
-        let archived = self.archived(blob_id, at)?;
         let deserialize_error = |e: rancor::Error| Error::Corrupt {
             path: self.path.parent().unwrap_or(&self.path).to_path_buf(),
             message: format!("record of blob {blob_id} does not deserialize: {e}"),
         };
-        Ok(FileFacts {
-            package: rkyv::deserialize::<Option<String>, rancor::Error>(&archived.package)
-                .map_err(deserialize_error)?,
-            imports: rkyv::deserialize::<Vec<Import>, rancor::Error>(&archived.imports)
-                .map_err(deserialize_error)?,
-            elements: rkyv::deserialize::<Vec<Element>, rancor::Error>(&archived.elements)
-                .map_err(deserialize_error)?,
-            n_lines: archived.n_lines.to_native(),
-            ..FileFacts::default()
-        })
+        self.with_archived(blob_id, at, |archived| {
+            Ok(FileFacts {
+                package: rkyv::deserialize::<Option<String>, rancor::Error>(&archived.package)
+                    .map_err(deserialize_error)?,
+                imports: rkyv::deserialize::<Vec<Import>, rancor::Error>(&archived.imports)
+                    .map_err(deserialize_error)?,
+                elements: rkyv::deserialize::<Vec<Element>, rancor::Error>(&archived.elements)
+                    .map_err(deserialize_error)?,
+                n_lines: archived.n_lines.to_native(),
+                ..FileFacts::default()
+            })
+        })?
     }
 
     /// The facts of a record, deserialized.
     pub fn facts(&self, blob_id: &BlobId, at: PackLocation) -> Result<FileFacts, Error> {
-        let archived = self.archived(blob_id, at)?;
-        Ok(rkyv::deserialize::<FileFacts, rancor::Error>(archived)
-            .expect("validated archives deserialize"))
+        self.with_archived(blob_id, at, |archived| {
+            rkyv::deserialize::<FileFacts, rancor::Error>(archived)
+                .expect("validated archives deserialize")
+        })
     }
 }
