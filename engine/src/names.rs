@@ -248,8 +248,12 @@ pub struct Qualifier<'a> {
     /// file names the same types in the same scope again and again. The
     /// universe lookups an answer made were recorded by its first call
     /// (a qualifier serves one file's recording).
-    resolved: RefCell<HashMap<(u32, bool), HashMap<Box<str>, Option<String>>>>,
+    resolved: RefCell<ResolvedNames>,
 }
+
+/// Type names resolved by a [`Qualifier`]: by (name scope, inherit), then
+/// name.
+type ResolvedNames = HashMap<(u32, bool), HashMap<Box<str>, Option<String>>>;
 
 const PRIMITIVES: [&str; 9] = [
     "boolean", "byte", "short", "char", "int", "long", "float", "double", "void",

@@ -12,7 +12,7 @@ use super::queries::{self, ClassName, anonymous_entry, class_copies, file_classe
 use super::{Db, Memoize, SourceFile, Workspace};
 use crate::facts::FileFacts;
 use crate::names::Qualifier;
-use crate::resolve::table::{CopiesMemo, SharedMemos, is_anonymous, source_root};
+use crate::resolve::table::{ClassCopies, CopiesMemo, SharedMemos, is_anonymous, source_root};
 use crate::resolve::{self, ClassEntry, SourceClasses, SymbolTable, TrackedResolution};
 
 /// Resolves `file` against the database (the body of
@@ -93,7 +93,7 @@ struct DbClasses<'d> {
     revision_copies: Option<Arc<CopiesMemo>>,
     /// Copies already asked for: a file looks the same few classes up
     /// many times, and the first query recorded the dependency.
-    asked: RefCell<FxHashMap<Box<str>, Arc<[Arc<ClassEntry>]>>>,
+    asked: RefCell<FxHashMap<Box<str>, ClassCopies>>,
     /// Paths already asked for, by slot: one per reference into a file.
     paths: RefCell<HashMap<u32, Option<Arc<str>>>>,
 }
@@ -146,12 +146,12 @@ impl<'d> DbClasses<'d> {
 }
 
 impl SourceClasses for DbClasses<'_> {
-    fn copies(&self, name: &str) -> Arc<[Arc<ClassEntry>]> {
+    fn copies(&self, name: &str) -> ClassCopies {
         let db = self.db();
         if let Some(copies) = self.asked.borrow().get(name) {
             return copies.clone();
         }
-        let fetch = || Arc::<[Arc<ClassEntry>]>::from(class_copies(db, ClassName::new(db, name)));
+        let fetch = || ClassCopies::from(class_copies(db, ClassName::new(db, name)));
         let mut copies = match &self.revision_copies {
             None => fetch(),
             Some(memo) => {

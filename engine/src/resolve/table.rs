@@ -15,10 +15,13 @@ use crate::digest::Digest128;
 /// (two levels, so that a lookup needs no owned key).
 pub(crate) type LookupMemo = std::sync::RwLock<HashMap<u32, HashMap<Box<str>, [u8; 16]>>>;
 
+/// Every source copy of one class, first copy first, shared.
+pub(crate) type ClassCopies = Arc<[Arc<ClassEntry>]>;
+
 /// Every source copy of a class, by key, as other files see them (what
 /// the database's class query answers): the same for every file of a
 /// revision, so files resolved outside tracked queries share them.
-pub(crate) type CopiesMemo = std::sync::RwLock<HashMap<Box<str>, Arc<[Arc<ClassEntry>]>>>;
+pub(crate) type CopiesMemo = std::sync::RwLock<HashMap<Box<str>, ClassCopies>>;
 
 /// Type hierarchies by (memo partition, type), each with the names its
 /// computation looked up (see [`super::deps`]).
@@ -104,7 +107,7 @@ pub(crate) trait SourceClasses: Sync {
     /// Every source copy of the class with key `name`, first copy first;
     /// empty when no file declares it. Shared: a file asks for the same
     /// few classes many times.
-    fn copies(&self, name: &str) -> Arc<[Arc<ClassEntry>]>;
+    fn copies(&self, name: &str) -> ClassCopies;
     /// The path of file `file`, as declarations number files.
     fn path(&self, file: u32) -> Option<Arc<str>>;
     /// The source root of file `file` (its directory without the package's
