@@ -19,6 +19,19 @@ fn generated_file(n: usize) -> String {
     text
 }
 
+/// Commits 1,500 generated files (`gen/p{n % 40}/C{n}.java`); returns the
+/// commit.
+fn commit_generated_files(repo: &TestRepo) -> String {
+    let files: Vec<(String, String)> = (0..1500)
+        .map(|n| (format!("gen/p{}/C{n}.java", n % 40), generated_file(n)))
+        .collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    repo.commit(&refs, "big")
+}
+
 #[test]
 fn killed_index_keeps_previous_revisions() {
     let repo = TestRepo::new();
@@ -27,14 +40,7 @@ fn killed_index_keeps_previous_revisions() {
     run(cwd, &["index"]).ok();
 
     // A large second revision.
-    let files: Vec<(String, String)> = (0..1500)
-        .map(|n| (format!("gen/p{}/C{n}.java", n % 40), generated_file(n)))
-        .collect();
-    let refs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, t)| (p.as_str(), t.as_str()))
-        .collect();
-    let big = repo.commit(&refs, "big");
+    let big = commit_generated_files(&repo);
 
     let pack = cwd.join(".git/refscope/facts.pack");
     let committed = std::fs::metadata(&pack).unwrap().len();
@@ -86,14 +92,7 @@ fn killed_index_keeps_previous_revisions() {
 #[test]
 fn killed_resolution_keeps_the_parsed_files() {
     let repo = TestRepo::new();
-    let files: Vec<(String, String)> = (0..1500)
-        .map(|n| (format!("gen/p{}/C{n}.java", n % 40), generated_file(n)))
-        .collect();
-    let refs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, t)| (p.as_str(), t.as_str()))
-        .collect();
-    repo.commit(&refs, "big");
+    commit_generated_files(&repo);
     let cwd = repo.path();
 
     // Kill it as soon as the parse phase is over: its timing line is
