@@ -922,10 +922,9 @@ impl<'s, 't> Walker<'s, 't> {
         }
     }
 
-    /// The javadoc of a declaration: the nearest `/** */` comment before
-    /// it, looking past other comments (as javac does).
-    /// The javadoc of the node being entered: the nearest `/** */` comment
-    /// among the comments right before it (see [`Self::note_doc`]).
+    /// The javadoc of the declaration being entered: the nearest `/** */`
+    /// comment among the comments right before it, looking past other
+    /// comments as javac does (see [`Self::note_doc`]).
     fn read_javadoc(&self, element: &mut Element) {
         element.javadoc = self.docs.last().copied().flatten();
     }
