@@ -225,14 +225,16 @@ impl SymbolTable<'_> {
     /// The class types of a type's hierarchy in lookup order: the class,
     /// its superclass chain, then every interface breadth first, `Object`
     /// last. Memoized for the table's life, with the names its computation
-    /// looked up, replayed on a hit (field and method lookups ask for the
-    /// same few hierarchies again and again).
+    /// looked up, recorded again on a hit for an enclosing recording (field
+    /// and method lookups ask for the same few hierarchies again and
+    /// again). Like a hit in the table's own method memo, a hit needs no
+    /// replay to the outside source: the table serves one file, whose
+    /// first computation asked it already.
     pub(crate) fn hierarchy(&self, ty: &Ty) -> Arc<Vec<Ty>> {
         let key = (self.memo_partition(), ty.clone());
         if let Some((found, names)) = self.hierarchy_memo.read().expect("memo lock").get(&key) {
             for name in names.iter() {
                 super::deps::record(name);
-                self.replay_lookup(name);
             }
             return found.clone();
         }
