@@ -122,6 +122,15 @@ impl PackWriter {
     }
 }
 
+thread_local! {
+    /// The bytes of the record last read on this thread by an unmapped
+    /// reader ([`PackReader::open_unmapped`]), aligned like a map so the
+    /// payload (after a 16-aligned header) is too. It keeps the size of the
+    /// largest record read.
+    static READ_BUFFER: std::cell::RefCell<rkyv::util::AlignedVec<16>> =
+        std::cell::RefCell::new(rkyv::util::AlignedVec::new());
+}
+
 /// A read-only view of the pack.
 pub struct PackReader {
     path: PathBuf,
@@ -216,25 +225,55 @@ impl PackReader {
         if !start.is_multiple_of(ALIGN as usize) {
             return Err(outside());
         }
-        let read_here;
-        let record: &[u8] = match &self.bytes {
-            PackBytes::Mapped(map) => map.get(start..end).ok_or_else(outside)?,
-            PackBytes::Read(vec) => vec.get(start..end).ok_or_else(outside)?,
-            PackBytes::Unmapped(file) => {
+        match &self.bytes {
+            PackBytes::Mapped(map) => {
+                let record = map.get(start..end).ok_or_else(outside)?;
+                self.validated(blob_id, at, record, read)
+            }
+            PackBytes::Read(vec) => {
+                let record = vec.get(start..end).ok_or_else(outside)?;
+                self.validated(blob_id, at, record, read)
+            }
+            PackBytes::Unmapped(file) => READ_BUFFER.with(|buffer| {
                 use std::os::unix::fs::FileExt;
-                // Aligned like a map, so the payload (after a 16-aligned
-                // header) is too.
-                let mut buffer = rkyv::util::AlignedVec::<16>::with_capacity(end - start);
-                buffer.resize(end - start, 0);
-                file.read_exact_at(&mut buffer, at.offset)
+                // A record's bytes are read into this thread's buffer: a
+                // fresh zeroed allocation per record cost more than the read
+                // (large ones come as new pages from the system each time).
+                // A nested read on this thread gets a buffer of its own.
+                let mut own = None;
+                let mut shared = buffer.try_borrow_mut();
+                let buffer = match &mut shared {
+                    Ok(buffer) => &mut **buffer,
+                    Err(_) => own.insert(rkyv::util::AlignedVec::<16>::new()),
+                };
+                if buffer.len() < end - start {
+                    buffer.resize(end - start, 0);
+                }
+                let record = &mut buffer[..end - start];
+                file.read_exact_at(record, at.offset)
                     .map_err(|e| match e.kind() {
                         std::io::ErrorKind::UnexpectedEof => outside(),
                         _ => Error::io(&self.path, e),
                     })?;
-                read_here = buffer;
-                &read_here
-            }
+                self.validated(blob_id, at, record, read)
+            }),
+        }
+    }
+
+    /// Checks `record` (header and payload) against what the database says
+    /// is at `at`, then calls `read` with its archived facts.
+    fn validated<R>(
+        &self,
+        blob_id: &BlobId,
+        at: PackLocation,
+        record: &[u8],
+        read: impl FnOnce(&ArchivedFileFacts) -> R,
+    ) -> Result<R, Error> {
+        let corrupt = |message: String| Error::Corrupt {
+            path: self.path.parent().unwrap_or(&self.path).to_path_buf(),
+            message,
         };
+        let start = at.offset;
         let (header, payload) = record.split_at(HEADER_LEN as usize);
         let stored_len = u32::from_le_bytes(header[4..8].try_into().expect("4 bytes")) as u64;
         let stored_crc = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
