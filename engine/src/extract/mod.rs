@@ -5,10 +5,12 @@
 //! of error nodes, and bytes that are not UTF-8 are decoded lossily and
 //! counted. It knows nothing of paths, revisions, the store or other files.
 //!
-//! The tree is walked once with a [`tree_sitter::TreeCursor`] (no recursion,
-//! so deeply nested expressions cannot overflow the stack), keeping a stack
-//! of enclosing elements and a stack of local-variable scopes.
+//! The named nodes of the tree are walked once, without recursion (so
+//! deeply nested expressions cannot overflow the stack; see [`children`]
+//! for how each node's children are fetched), keeping a stack of enclosing
+//! elements and a stack of local-variable scopes.
 
+mod children;
 mod kinds;
 mod lines;
 mod syntax;
@@ -22,6 +24,7 @@ use crate::facts::{
     Diagnostics, Element, ElementKind, Expr, ExprKind, ExprShape, FileFacts, Import, LocalVar,
     Modifiers, NO_ELEMENT, NO_EXPR, Param, Position, RefKind, RefSite, Span, TypeParam,
 };
+use children::NamedChildren;
 use kinds::{FieldId, Grammar, grammar};
 use syntax::{
     SourceText, child_of_kind, erased_type, expr_shape, has_child_of_kind, receiver_text,
@@ -318,46 +321,93 @@ impl<'s, 't> Walker<'s, 't> {
         }
     }
 
+    /// Visits the named nodes under `root` in document order: [`Role`]
+    /// work on the way down, [`Self::leave`] on the way up.
     fn walk(&mut self, root: Node<'t>) {
         let roles = roles();
         let role_of = |kind: u16| roles.get(usize::from(kind)).copied();
-        let mut cursor = root.walk();
-        // Ancestors of the current node with their kinds, root first.
+        let field_names = children::field_names();
+        // Ancestors of the current node with their kinds, root first, and
+        // the named children of each ancestor still to visit.
         let mut stack: Vec<(Node<'t>, u16)> = Vec::new();
+        let mut levels: Vec<NamedChildren<'t>> = Vec::new();
+        let mut spare_cursors = Vec::new();
+        if self.count_errors {
+            self.count_syntax_errors(root);
+        }
         self.docs.push(None);
+        let mut next = Some(root);
         loop {
-            let node = cursor.node();
-            let kind = node.kind_id();
-            let role = role_of(kind);
-            if self.count_errors && (node.is_error() || node.is_missing()) {
-                self.facts.diagnostics.n_syntax_errors += 1;
-            }
-            if let Some(role) = role
-                && role.enter != Enter::Nothing
-                && node.is_named()
-            {
-                // Only identifiers and field accesses care which field of
-                // their parent they are; asking the cursor costs a lookup.
-                let field = if role.enter == Enter::Identifier || role.enter == Enter::FieldAccess {
-                    cursor.field_id().map_or(0, |f| f.get())
+            if let Some(node) = next {
+                let kind = node.kind_id();
+                let role = role_of(kind);
+                if let Some(role) = role
+                    && role.enter != Enter::Nothing
+                {
+                    // Only identifiers and field accesses care which field
+                    // of their parent they are; finding it costs a lookup.
+                    let field = match (role.enter, levels.last()) {
+                        (Enter::Identifier | Enter::FieldAccess, Some(siblings)) => {
+                            siblings.field(field_names)
+                        }
+                        _ => 0,
+                    };
+                    self.enter(node, role.enter, stack.last().copied(), field);
+                }
+                self.note_doc(node, kind);
+                stack.push((node, kind));
+                let children = if role.is_some_and(|r| r.opaque) {
+                    None
                 } else {
-                    0
+                    NamedChildren::of(node, &mut spare_cursors)
                 };
-                self.enter(node, role.enter, stack.last().copied(), field);
-            }
-            self.note_doc(node, kind);
-            stack.push((node, kind));
-            if !role.is_some_and(|r| r.opaque) && cursor.goto_first_child() {
-                self.docs.push(None);
-                continue;
-            }
-            loop {
+                if let Some(mut children) = children {
+                    self.docs.push(None);
+                    next = children.next();
+                    levels.push(children);
+                    continue;
+                }
                 let (done, kind) = stack.pop().expect("walk stack holds the current node");
                 self.leave(done, role_of(kind).is_some_and(|r| r.links));
-                if cursor.goto_next_sibling() {
+            }
+            // The current node's subtree is done: on to its next sibling,
+            // or up.
+            loop {
+                let Some(siblings) = levels.last_mut() else {
+                    return;
+                };
+                next = siblings.next();
+                if next.is_some() {
                     break;
                 }
+                levels
+                    .pop()
+                    .expect("a level was there")
+                    .recycle(&mut spare_cursors);
                 self.docs.pop();
+                let (done, kind) = stack.pop().expect("walk stack holds the parent");
+                self.leave(done, role_of(kind).is_some_and(|r| r.links));
+            }
+        }
+    }
+
+    /// Counts error and missing nodes outside opaque subtrees (the walk
+    /// sees named nodes only; a missing token is anonymous).
+    fn count_syntax_errors(&mut self, root: Node<'t>) {
+        let roles = roles();
+        let mut cursor = root.walk();
+        loop {
+            let node = cursor.node();
+            if node.is_error() || node.is_missing() {
+                self.facts.diagnostics.n_syntax_errors += 1;
+            }
+            let opaque = roles
+                .get(usize::from(node.kind_id()))
+                .is_some_and(|r| r.opaque);
+            if !opaque && cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
                 if !cursor.goto_parent() {
                     return;
                 }

@@ -332,3 +332,53 @@ fn lone_carriage_returns_end_lines_like_javac() {
     );
     assert_eq!(facts.n_lines, 4);
 }
+
+/// The walk fetches the named children of a node with few children by
+/// index and steps through those of a node with many with a cursor: both
+/// must see the same things, field positions and javadoc included.
+#[test]
+fn nodes_with_many_children_are_walked_like_nodes_with_few() {
+    let member = |i: usize| {
+        format!(
+            "  /** Doc {i:02}. */ int m{i:02}(int p) {{ return a.b.c(p, d.e, new int[] {{1, 2, 3, 4, 5, 6, 7, 8}}).f; }}\n"
+        )
+    };
+    let one = extract(format!("class A {{\n{}}}\n", member(0)).as_bytes());
+    let many = extract(
+        format!(
+            "class A {{\n{}}}\n",
+            (0..20).map(member).collect::<String>()
+        )
+        .as_bytes(),
+    );
+    assert_eq!(
+        many.elements.len(),
+        1 + 20 * one.elements.len().saturating_sub(1)
+    );
+    for (i, method) in many
+        .elements
+        .iter()
+        .filter(|e| e.name.starts_with('m'))
+        .enumerate()
+    {
+        assert_eq!(method.name, format!("m{i:02}"));
+        let doc = method.javadoc.expect("each method keeps its javadoc");
+        assert_eq!(doc.0, 2 + i as u32, "m{i}'s javadoc line");
+    }
+    // Every member's sites, read as if it were the only one.
+    let sites_of = |facts: &FileFacts, line: u32| -> String {
+        let mut shifted = facts.clone();
+        shifted.ref_sites.retain(|s| s.pos.line == line);
+        for site in &mut shifted.ref_sites {
+            site.pos.line = 2;
+            site.enclosing = 1;
+        }
+        shifted.elements.truncate(2);
+        dump_sites(&shifted)
+    };
+    let expected = sites_of(&one, 2);
+    assert!(expected.contains("qualifier"), "{expected}");
+    for i in 0..20 {
+        assert_eq!(sites_of(&many, 2 + i), expected, "member {i}");
+    }
+}
