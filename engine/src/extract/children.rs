@@ -113,6 +113,14 @@ impl<'t> NamedChildren<'t> {
     }
 }
 
+/// The named children of `parent`, in order, comments included (like
+/// [`Node::named_children`], without a cursor for a node with few
+/// children).
+pub(crate) fn named_children(parent: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    let mut children = NamedChildren::of(parent, &mut Vec::new());
+    std::iter::from_fn(move || children.as_mut()?.next())
+}
+
 /// The Java grammar's [`FieldNames`].
 pub(super) fn field_names() -> &'static FieldNames {
     static NAMES: std::sync::OnceLock<FieldNames> = std::sync::OnceLock::new();

@@ -24,7 +24,7 @@ use crate::facts::{
     Diagnostics, Element, ElementKind, Expr, ExprKind, ExprShape, FileFacts, Import, LocalVar,
     Modifiers, NO_ELEMENT, NO_EXPR, Param, Position, RefKind, RefSite, Span, TypeParam,
 };
-use children::NamedChildren;
+use children::{NamedChildren, named_children};
 use kinds::{FieldId, Grammar, grammar};
 use syntax::{
     SourceText, child_of_kind, erased_type, expr_shape, has_child_of_kind, receiver_text,
@@ -534,9 +534,7 @@ impl<'s, 't> Walker<'s, 't> {
 
     fn enter_package(&mut self, node: Node<'t>) {
         let k = &self.g.kinds;
-        let mut cursor = node.walk();
-        let name = node
-            .named_children(&mut cursor)
+        let name = named_children(node)
             .find(|c| c.kind_id() == k.scoped_identifier || c.kind_id() == k.identifier);
         if let Some(name) = name {
             self.facts.package = Some(strip_whitespace(self.src.node_text(name)));
@@ -672,9 +670,7 @@ impl<'s, 't> Walker<'s, 't> {
     fn add_record_components(&mut self, record: u32, params: Node<'t>) {
         let k = &self.g.kinds;
         let binary = self.facts.elements[record as usize].binary_name.clone();
-        let mut cursor = params.walk();
-        let components: Vec<Node<'t>> = params
-            .named_children(&mut cursor)
+        let components: Vec<Node<'t>> = named_children(params)
             .filter(|c| c.kind_id() == k.formal_parameter || c.kind_id() == k.spread_parameter)
             .collect();
         for component in components {
@@ -716,8 +712,7 @@ impl<'s, 't> Walker<'s, 't> {
         ];
         for list in lists.into_iter().flatten() {
             if let Some(type_list) = child_of_kind(list, k.type_list) {
-                let mut cursor = type_list.walk();
-                for t in type_list.named_children(&mut cursor) {
+                for t in named_children(type_list) {
                     if !t.is_extra() {
                         let (w, e) = type_texts(self.g, self.src, t);
                         out.push(e);
@@ -815,9 +810,7 @@ impl<'s, 't> Walker<'s, 't> {
             element.params = self.params(params);
         }
         if let Some(throws) = child_of_kind(node, k.throws) {
-            let mut cursor = throws.walk();
-            element.throws = throws
-                .named_children(&mut cursor)
+            element.throws = named_children(throws)
                 .filter(|t| !t.is_extra())
                 .map(|t| erased_type(self.g, self.src, t))
                 .collect();
@@ -922,9 +915,7 @@ impl<'s, 't> Walker<'s, 't> {
                 let names: Vec<Node<'t>> = if params.kind_id() == k.identifier {
                     vec![params]
                 } else {
-                    let mut cursor = params.walk();
-                    params
-                        .named_children(&mut cursor)
+                    named_children(params)
                         .filter(|c| c.kind_id() == k.identifier)
                         .collect()
                 };
@@ -1010,8 +1001,7 @@ impl<'s, 't> Walker<'s, 't> {
         };
         let k = &self.g.kinds;
         let mut out = Vec::new();
-        let mut cursor = node.walk();
-        for param in node.named_children(&mut cursor) {
+        for param in named_children(node) {
             if param.kind_id() != k.type_parameter {
                 continue;
             }
@@ -1019,14 +1009,10 @@ impl<'s, 't> Walker<'s, 't> {
                 .map(|n| self.src.node_text(n).to_string())
                 .unwrap_or_default();
             let bounds = match child_of_kind(param, k.type_bound) {
-                Some(bound) => {
-                    let mut c = bound.walk();
-                    bound
-                        .named_children(&mut c)
-                        .filter(|t| !t.is_extra())
-                        .map(|t| erased_type(self.g, self.src, t))
-                        .collect()
-                }
+                Some(bound) => named_children(bound)
+                    .filter(|t| !t.is_extra())
+                    .map(|t| erased_type(self.g, self.src, t))
+                    .collect(),
                 None => Vec::new(),
             };
             out.push(TypeParam { name, bounds });
@@ -1036,8 +1022,7 @@ impl<'s, 't> Walker<'s, 't> {
 
     fn params(&self, node: Node<'t>) -> Vec<Param> {
         let k = &self.g.kinds;
-        let mut cursor = node.walk();
-        node.named_children(&mut cursor)
+        named_children(node)
             .filter(|c| c.kind_id() == k.formal_parameter || c.kind_id() == k.spread_parameter)
             .filter_map(|c| self.param(c))
             .collect()
@@ -1057,8 +1042,7 @@ impl<'s, 't> Walker<'s, 't> {
         let k = &self.g.kinds;
         let f = &self.g.fields;
         if node.kind_id() == k.spread_parameter {
-            let mut cursor = node.walk();
-            let type_node = node.named_children(&mut cursor).find(|c| {
+            let type_node = named_children(node).find(|c| {
                 c.kind_id() != k.modifiers
                     && c.kind_id() != k.variable_declarator
                     && c.kind_id() != k.annotation
@@ -1127,8 +1111,7 @@ impl<'s, 't> Walker<'s, 't> {
         if list.kind_id() == k.identifier {
             name_nodes.push(list);
         } else {
-            let mut cursor = list.walk();
-            for child in list.named_children(&mut cursor) {
+            for child in named_children(list) {
                 if child.kind_id() == k.identifier {
                     name_nodes.push(child);
                 } else if let Some(name) = self.param_name_node(child) {
@@ -1246,9 +1229,7 @@ impl<'s, 't> Walker<'s, 't> {
 
     fn set_arguments(&self, site: &mut RefSite, arguments: Option<Node<'t>>) {
         let Some(arguments) = arguments else { return };
-        let mut cursor = arguments.walk();
-        site.arg_shapes = arguments
-            .named_children(&mut cursor)
+        site.arg_shapes = named_children(arguments)
             .filter(|a| !a.is_extra())
             .map(|a| expr_shape(self.g, self.src, a))
             .collect();
@@ -1494,11 +1475,8 @@ impl<'s, 't> Walker<'s, 't> {
             });
             let args: Vec<u32> = match node.child_by_field_id(f.arguments) {
                 Some(list) => {
-                    let mut cursor = list.walk();
-                    let nodes: Vec<Node<'t>> = list
-                        .named_children(&mut cursor)
-                        .filter(|a| !a.is_extra())
-                        .collect();
+                    let nodes: Vec<Node<'t>> =
+                        named_children(list).filter(|a| !a.is_extra()).collect();
                     nodes.into_iter().map(|a| self.expr(a)).collect()
                 }
                 None => Vec::new(),
@@ -1773,8 +1751,7 @@ impl<'s, 't> Walker<'s, 't> {
 
 /// The first named child that is not a comment.
 fn first_named_non_extra(node: Node<'_>) -> Option<Node<'_>> {
-    let mut cursor = node.walk();
-    node.named_children(&mut cursor).find(|c| !c.is_extra())
+    named_children(node).find(|c| !c.is_extra())
 }
 
 fn strip_whitespace(text: &str) -> String {

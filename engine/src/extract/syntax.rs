@@ -3,6 +3,7 @@
 
 use tree_sitter::Node;
 
+use super::children::named_children;
 use super::kinds::Grammar;
 use crate::facts::{ExprShape, Position};
 
@@ -304,12 +305,13 @@ pub(crate) fn receiver_text(source: &SourceText, node: Node) -> String {
     collapse_whitespace(source.node_text(node), MAX_RECEIVER_TEXT)
 }
 
+/// Whether `node` has a child of named kind `kind`.
 pub(crate) fn has_child_of_kind(node: Node, kind: u16) -> bool {
-    let mut cursor = node.walk();
-    node.children(&mut cursor).any(|c| c.kind_id() == kind)
+    child_of_kind(node, kind).is_some()
 }
 
+/// The first child of `node` of named kind `kind` (the extractor's kinds
+/// are all named: anonymous children need not be looked at).
 pub(crate) fn child_of_kind(node: Node<'_>, kind: u16) -> Option<Node<'_>> {
-    let mut cursor = node.walk();
-    node.children(&mut cursor).find(|c| c.kind_id() == kind)
+    named_children(node).find(|c| c.kind_id() == kind)
 }
