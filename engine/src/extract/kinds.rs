@@ -127,6 +127,9 @@ pub(crate) struct Grammar {
     pub(crate) language: Language,
     pub(crate) kinds: Kinds,
     pub(crate) fields: Fields,
+    /// By kind id: the [`crate::facts::Modifiers`] bit of a modifier
+    /// keyword (an anonymous node), 0 for any other kind.
+    pub(crate) modifier_bits: Vec<u32>,
 }
 
 /// The process-wide grammar, resolved on first use.
@@ -134,9 +137,20 @@ pub(crate) fn grammar() -> &'static Grammar {
     static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
     GRAMMAR.get_or_init(|| {
         let language: Language = tree_sitter_java::LANGUAGE.into();
+        let modifier_bits = (0..language.node_kind_count() as u16)
+            .map(|id| {
+                let keyword = language
+                    .node_kind_for_id(id)
+                    .filter(|_| !language.node_kind_is_named(id));
+                keyword
+                    .and_then(crate::facts::Modifiers::bit_of)
+                    .unwrap_or(0)
+            })
+            .collect();
         Grammar {
             kinds: Kinds::resolve(&language),
             fields: Fields::resolve(&language),
+            modifier_bits,
             language,
         }
     })

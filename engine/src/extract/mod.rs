@@ -940,18 +940,17 @@ impl<'s, 't> Walker<'s, 't> {
 
     fn read_modifiers(&self, node: Node<'t>, element: &mut Element) {
         let k = &self.g.kinds;
-        let mut cursor = node.walk();
-        for child in node.children(&mut cursor) {
+        for child in named_children(node) {
             if child.kind_id() == k.modifiers {
-                let mut inner = child.walk();
-                for m in child.children(&mut inner) {
-                    if m.kind_id() == k.annotation || m.kind_id() == k.marker_annotation {
+                // Keywords are anonymous children: all children, by index
+                // (a list of modifiers is short).
+                for m in (0..child.child_count()).filter_map(|i| child.child(i)) {
+                    let kind = m.kind_id();
+                    if kind == k.annotation || kind == k.marker_annotation {
                         element
                             .annotations
                             .push(text_without_comments(self.src, m, 200));
-                    } else if !m.is_named()
-                        && let Some(bit) = Modifiers::bit_of(m.kind())
-                    {
+                    } else if let Some(&bit) = self.g.modifier_bits.get(usize::from(kind)) {
                         element.modifiers.0 |= bit;
                     }
                 }

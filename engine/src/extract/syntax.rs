@@ -134,6 +134,19 @@ pub(crate) fn text_without_comments(source: &SourceText, node: Node, cap: usize)
 /// Type texts of a type node: as written (whitespace collapsed, annotations
 /// dropped) and erased as written (no type arguments, `[]` per dimension).
 pub(crate) fn type_texts(grammar: &Grammar, source: &SourceText, node: Node) -> (String, String) {
+    let k = &grammar.kinds;
+    let kind = node.kind_id();
+    let simple = kind == k.type_identifier
+        || kind == k.integral_type
+        || kind == k.floating_point_type
+        || kind == k.boolean_type
+        || kind == k.void_type;
+    if simple {
+        // Most types are one name or keyword, without annotations, type
+        // arguments or dimensions: both texts are the node's own.
+        let text = source.node_text(node);
+        return (collapse_whitespace(text, 400), text.to_string());
+    }
     let written = collapse_whitespace(&strip_annotations(grammar, source, node), 400);
     let erased = erased_type(grammar, source, node);
     (written, erased)
