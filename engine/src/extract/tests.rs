@@ -338,22 +338,20 @@ fn lone_carriage_returns_end_lines_like_javac() {
 /// must see the same things, field positions and javadoc included.
 #[test]
 fn nodes_with_many_children_are_walked_like_nodes_with_few() {
+    // More members, and more array elements, than a node may have for its
+    // children to be fetched by index.
+    const N: usize = 30;
     let member = |i: usize| {
         format!(
-            "  /** Doc {i:02}. */ int m{i:02}(int p) {{ return a.b.c(p, d.e, new int[] {{1, 2, 3, 4, 5, 6, 7, 8}}).f; }}\n"
+            "  /** Doc {i:02}. */ int m{i:02}(int p) {{ return a.b.c(p, d.e, new int[] {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}}).f; }}\n"
         )
     };
     let one = extract(format!("class A {{\n{}}}\n", member(0)).as_bytes());
-    let many = extract(
-        format!(
-            "class A {{\n{}}}\n",
-            (0..20).map(member).collect::<String>()
-        )
-        .as_bytes(),
-    );
+    let many =
+        extract(format!("class A {{\n{}}}\n", (0..N).map(member).collect::<String>()).as_bytes());
     assert_eq!(
         many.elements.len(),
-        1 + 20 * one.elements.len().saturating_sub(1)
+        1 + N * one.elements.len().saturating_sub(1)
     );
     for (i, method) in many
         .elements
@@ -378,7 +376,7 @@ fn nodes_with_many_children_are_walked_like_nodes_with_few() {
     };
     let expected = sites_of(&one, 2);
     assert!(expected.contains("qualifier"), "{expected}");
-    for i in 0..20 {
+    for i in 0..N as u32 {
         assert_eq!(sites_of(&many, 2 + i), expected, "member {i}");
     }
 }
