@@ -27,7 +27,7 @@ use crate::extract::extract;
 use crate::jdk::{JdkOrigin, JdkTypes};
 use crate::parallel::StatePool;
 use crate::records::ElementRecord;
-use crate::resolve::{Confidence, RefTargetKind, ResolvedRef, TrackedResolution};
+use crate::resolve::TrackedResolution;
 use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
 use crate::store::manifest::{delete_manifest, read_manifest, write_manifest};
 use crate::store::{PackLocation, PackReader, PackWriter, Store, encode_facts};
@@ -1083,8 +1083,8 @@ fn store_unit(
 ) -> rusqlite::Result<i64> {
     let records = &resolved.records;
     let resolution = &resolved.resolution;
-    let refs_bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&resolution.to_stored())
-        .expect("resolutions serialize");
+    let stored = resolution.to_stored();
+    let refs_bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&stored).expect("resolutions serialize");
     let digest = unit_digest(blob_id, records, &refs_bytes, &resolved.deps);
     let existing: Option<i64> = tx
         .prepare_cached("SELECT id FROM units WHERE digest = ?1")?
@@ -1114,11 +1114,10 @@ fn store_unit(
         &resolved.deps_digest[..]
     ])?;
     let unit = tx.last_insert_rowid();
-    // Most targets are referenced several times: spell each id once.
-    let mut targeted: Vec<&ResolvedRef> = resolution.refs.iter().collect();
-    targeted.sort_unstable_by(|a, b| target_key(a).cmp(&target_key(b)));
-    targeted.dedup_by(|a, b| target_key(a) == target_key(b));
-    for target in targeted.into_iter().filter_map(ResolvedRef::target_id) {
+    // Most targets are referenced several times: the stored form has each
+    // once. (A target twice here is posted twice, and Links::write
+    // dedups postings.)
+    for target in stored.target_ids() {
         let target = links.target(target);
         links.postings.push((target, unit));
     }
@@ -1151,13 +1150,6 @@ fn store_unit(
         ])?;
     }
     Ok(unit)
-}
-
-/// Everything [`ResolvedRef::target_id`] spells a target's id from.
-fn target_key(r: &ResolvedRef) -> (bool, bool, &str, &str, &[String]) {
-    let resolved = r.confidence != Confidence::Unresolved;
-    let is_field = r.kind == RefTargetKind::Field;
-    (resolved, is_field, &r.owner, &r.name, &r.params)
 }
 
 /// A digest of a unit's content: the blob, its qualified names, its

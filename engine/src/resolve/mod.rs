@@ -214,12 +214,26 @@ struct StoredRef {
 impl FileResolution {
     /// The compact form written to the store.
     pub fn to_stored(&self) -> StoredResolution {
+        /// A [`StoredTarget`] borrowed from the references, so that only
+        /// the first reference to each target copies its strings.
+        #[derive(PartialEq, Eq, Hash)]
+        struct TargetKey<'r> {
+            owner: &'r str,
+            name: &'r str,
+            params: &'r [String],
+            is_static: bool,
+            implicit: bool,
+            decl_file: u32,
+            decl_line: u32,
+            decl_ordinal: u32,
+        }
         let mut out = StoredResolution {
             overrides: self.overrides.clone(),
             ..StoredResolution::default()
         };
-        let mut target_ids: rustc_hash::FxHashMap<StoredTarget, u32> = Default::default();
+        let mut target_ids: rustc_hash::FxHashMap<TargetKey<'_>, u32> = Default::default();
         let mut path_ids: rustc_hash::FxHashMap<&str, u32> = Default::default();
+        out.refs.reserve_exact(self.refs.len());
         for r in &self.refs {
             let decl_file = match &r.decl_file {
                 Some(path) => *path_ids.entry(path.as_str()).or_insert_with(|| {
@@ -228,10 +242,10 @@ impl FileResolution {
                 }),
                 None => u32::MAX,
             };
-            let target = StoredTarget {
-                owner: r.owner.clone(),
-                name: r.name.clone(),
-                params: r.params.clone(),
+            let key = TargetKey {
+                owner: &r.owner,
+                name: &r.name,
+                params: &r.params,
                 is_static: r.is_static,
                 implicit: r.implicit,
                 decl_file,
@@ -243,8 +257,17 @@ impl FileResolution {
                 decl_ordinal: r.decl_ordinal,
             };
             let next = out.targets.len() as u32;
-            let id = *target_ids.entry(target.clone()).or_insert_with(|| {
-                out.targets.push(target);
+            let id = *target_ids.entry(key).or_insert_with_key(|key| {
+                out.targets.push(StoredTarget {
+                    owner: key.owner.to_string(),
+                    name: key.name.to_string(),
+                    params: key.params.to_vec(),
+                    is_static: key.is_static,
+                    implicit: key.implicit,
+                    decl_file: key.decl_file,
+                    decl_line: key.decl_line,
+                    decl_ordinal: key.decl_ordinal,
+                });
                 next
             });
             out.refs.push(StoredRef {
@@ -260,6 +283,34 @@ impl FileResolution {
 }
 
 impl StoredResolution {
+    /// The distinct ids ([`ResolvedRef::target_id`]) of what the resolved
+    /// references point at, in no particular order; a target spelled alike
+    /// from two stored targets (say, declared at two paths) may come twice.
+    pub fn target_ids(&self) -> Vec<String> {
+        let mut seen: rustc_hash::FxHashSet<(u32, bool)> = Default::default();
+        let mut out = Vec::new();
+        for r in &self.refs {
+            let is_field = r.kind == RefTargetKind::Field;
+            if r.confidence == Confidence::Unresolved || !seen.insert((r.target, is_field)) {
+                continue;
+            }
+            let Some(target) = self.targets.get(r.target as usize) else {
+                continue;
+            };
+            out.push(if is_field {
+                format!("{}#{}", target.owner, target.name)
+            } else {
+                format!(
+                    "{}#{}({})",
+                    target.owner,
+                    target.name,
+                    target.params.join(",")
+                )
+            });
+        }
+        out
+    }
+
     /// The expanded form; `decl_line_of(path, ordinal)` gives the name
     /// line of the signature element `ordinal` of `path` in the revision
     /// read (0 when unknown). Indices out of range (a corrupt record that
