@@ -974,7 +974,8 @@ impl<'s, 't> Walker<'s, 't> {
     /// and any other named node takes it away.
     fn note_doc(&mut self, node: Node<'t>, kind: u16) {
         let k = &self.g.kinds;
-        if kind == k.line_comment || !node.is_named() {
+        // The walk visits named nodes only.
+        if kind == k.line_comment {
             return;
         }
         let doc = if kind == k.block_comment {
