@@ -100,8 +100,15 @@ impl Store {
     }
 
     fn configure(&self) -> Result<(), Error> {
+        // The page size takes effect when the database is created, and is
+        // kept after (an existing store keeps its own). 16 KiB pages made a
+        // full JDK index write a quarter as many WAL frames: system time
+        // 2.8-3.1 s against 2.9-4.2 s and wall time 0.2-0.4 s shorter in
+        // three alternating runs, for a database 7 MiB (3 %) larger; the
+        // latency of a `callers` query was unchanged.
         let result = self.db.execute_batch(
-            "PRAGMA busy_timeout = 10000;
+            "PRAGMA page_size = 16384;
+             PRAGMA busy_timeout = 10000;
              PRAGMA journal_mode = WAL;
              PRAGMA synchronous = NORMAL;
              PRAGMA foreign_keys = OFF;
