@@ -18,7 +18,7 @@ use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{OptionalExtension, ToSql, params};
 
 use crate::db::{Engine, FactsError, FileContent, Libraries, Memoize, SourceFile};
 use crate::digest::Digest128;
@@ -980,12 +980,12 @@ impl Links {
             .collect();
         postings.sort_unstable();
         postings.dedup();
-        let mut posting = tx.prepare_cached(
-            "INSERT OR IGNORE INTO ref_postings (target_id, unit_id) VALUES (?1, ?2)",
+        insert_rows(
+            tx,
+            "INSERT OR IGNORE INTO ref_postings (target_id, unit_id) VALUES ",
+            &postings,
+            |(target, unit)| [target as &dyn ToSql, unit],
         )?;
-        for (target, unit) in postings {
-            posting.execute(params![target, unit])?;
-        }
         let mut overrides: Vec<(i64, i64, u32)> = self
             .overrides
             .drain(..)
@@ -993,12 +993,12 @@ impl Links {
             .collect();
         overrides.sort_unstable();
         overrides.dedup();
-        let mut overriding = tx.prepare_cached(
-            "INSERT OR IGNORE INTO overrides (target_id, unit_id, idx) VALUES (?1, ?2, ?3)",
+        insert_rows(
+            tx,
+            "INSERT OR IGNORE INTO overrides (target_id, unit_id, idx) VALUES ",
+            &overrides,
+            |(target, unit, idx)| [target as &dyn ToSql, unit, idx],
         )?;
-        for (target, unit, idx) in overrides {
-            overriding.execute(params![target, unit, idx])?;
-        }
         self.targets.clear();
         let mut new_dep_names: Vec<(i64, &str)> = Vec::new();
         for (name, (id, written)) in &mut self.dep_names {
@@ -1008,13 +1008,43 @@ impl Links {
             }
         }
         new_dep_names.sort_unstable();
-        let mut dep_name =
-            tx.prepare_cached("INSERT OR IGNORE INTO dep_names (id, name) VALUES (?1, ?2)")?;
-        for (id, name) in new_dep_names {
-            dep_name.execute(params![id, name])?;
-        }
+        insert_rows(
+            tx,
+            "INSERT OR IGNORE INTO dep_names (id, name) VALUES ",
+            &new_dep_names,
+            |(id, name)| [id as &dyn ToSql, name],
+        )?;
         Ok(())
     }
+}
+
+/// Rows inserted by one run of a multi-row `INSERT`.
+const ROWS_PER_INSERT: usize = 64;
+
+/// Inserts `rows` with `head` (`INSERT ... VALUES `), up to
+/// [`ROWS_PER_INSERT`] rows per statement run: SQLite's and rusqlite's
+/// fixed cost of running a statement is paid once per batch instead of
+/// once per row. `columns` gives a row's values, in the statement's order.
+fn insert_rows<R, const N: usize>(
+    tx: &rusqlite::Transaction,
+    head: &str,
+    rows: &[R],
+    columns: impl Fn(&R) -> [&dyn ToSql; N],
+) -> rusqlite::Result<()> {
+    let sql = |n_rows: usize| {
+        let row = format!("({})", vec!["?"; N].join(", "));
+        format!("{head}{}", vec![row; n_rows].join(", "))
+    };
+    let full = sql(ROWS_PER_INSERT);
+    for batch in rows.chunks(ROWS_PER_INSERT) {
+        let values = rusqlite::params_from_iter(batch.iter().flat_map(&columns));
+        if batch.len() == ROWS_PER_INSERT {
+            tx.prepare_cached(&full)?.execute(values)?;
+        } else {
+            tx.prepare(&sql(batch.len()))?.execute(values)?;
+        }
+    }
+    Ok(())
 }
 
 /// The id of target `name`, added if new. A new name, the common case
