@@ -121,10 +121,22 @@ impl ResolvedRef {
         if self.confidence == Confidence::Unresolved {
             return None;
         }
-        Some(match self.kind {
-            RefTargetKind::Field => format!("{}#{}", self.owner, self.name),
-            _ => format!("{}#{}({})", self.owner, self.name, self.params.join(",")),
-        })
+        Some(spell_target_id(
+            self.kind == RefTargetKind::Field,
+            &self.owner,
+            &self.name,
+            &self.params,
+        ))
+    }
+}
+
+/// A target's element id: `owner#name` for a field, else
+/// `owner#name(params)`.
+fn spell_target_id(is_field: bool, owner: &str, name: &str, params: &[String]) -> String {
+    if is_field {
+        format!("{owner}#{name}")
+    } else {
+        format!("{owner}#{name}({})", params.join(","))
     }
 }
 
@@ -283,7 +295,7 @@ impl FileResolution {
 }
 
 impl StoredResolution {
-    /// The distinct ids ([`ResolvedRef::target_id`]) of what the resolved
+    /// The distinct ids (as [`ResolvedRef::target_id`] spells them) of what the resolved
     /// references point at, in no particular order; a target spelled alike
     /// from two stored targets (say, declared at two paths) may come twice.
     pub fn target_ids(&self) -> Vec<String> {
@@ -297,16 +309,12 @@ impl StoredResolution {
             let Some(target) = self.targets.get(r.target as usize) else {
                 continue;
             };
-            out.push(if is_field {
-                format!("{}#{}", target.owner, target.name)
-            } else {
-                format!(
-                    "{}#{}({})",
-                    target.owner,
-                    target.name,
-                    target.params.join(",")
-                )
-            });
+            out.push(spell_target_id(
+                is_field,
+                &target.owner,
+                &target.name,
+                &target.params,
+            ));
         }
         out
     }
