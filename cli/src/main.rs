@@ -25,6 +25,24 @@ use clap::{Args, Parser, Subcommand};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// mimalloc asks the kernel for transparent huge pages, and then returns
+/// memory to it in 64 KiB pieces: each 2 MiB page is zeroed whole when
+/// first touched, and again after a split. On a full JDK index that was
+/// 6 % of all CPU samples, in the kernel's page clearing. Without huge
+/// pages system time fell from 2.8-3.3 s to 1.6-1.8 s in six alternating
+/// runs, with user time unchanged within the noise and peak RSS 25 MiB
+/// lower. (Setting `MIMALLOC_ALLOW_THP=0` does the same, but mimalloc reads
+/// its options before `main`.)
+fn refuse_transparent_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_THP_DISABLE takes plain integers and touches no
+    // memory of ours; it only sets a flag on this process (and its
+    // children). Failure (an old kernel) leaves things as they were.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
 /// refscope — an incremental reference index for Java.
 #[derive(Debug, Parser)]
 #[command(
@@ -125,6 +143,7 @@ struct StoreArgs {
 }
 
 fn main() -> ExitCode {
+    refuse_transparent_huge_pages();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Index(args) => index::run(args),
