@@ -617,16 +617,23 @@ impl<'s> Indexer<'s> {
                 // revision takes unchanged files' units from the store:
                 // memoizing these would cost time and memory only.
                 let memoize = if cold { Memoize::No } else { Memoize::Yes };
-                engine.resolve_in_chunks(pool, &representatives, RESOLVE_CHUNK_LEN, memoize, send)
+                let rows = |at: usize, resolved| UnitRows::new(&work[at].0, resolved);
+                engine.resolve_in_chunks(
+                    pool,
+                    &representatives,
+                    RESOLVE_CHUNK_LEN,
+                    memoize,
+                    rows,
+                    send,
+                )
             });
             let mut stored = Ok(());
             for (first, resolved) in receiver.iter() {
                 stored = (|| {
-                    for (&(blob_id, _), resolved) in work[first..].iter().zip(resolved) {
-                        let resolved = resolved.map_err(facts_error)?;
-                        unit_of_work.push(
-                            store_unit(tx, &blob_id, &resolved, &mut links).map_err(db_error)?,
-                        );
+                    for (&(blob_id, _), rows) in work[first..].iter().zip(resolved) {
+                        let rows = rows.map_err(facts_error)?;
+                        unit_of_work
+                            .push(store_unit(tx, &blob_id, rows, &mut links).map_err(db_error)?);
                         progress(Progress::Advance(1));
                     }
                     Ok::<(), Error>(())
@@ -1102,20 +1109,80 @@ fn load_lookups(
     Ok(out)
 }
 
+/// A blob's resolution in the form the store writes, made on the worker
+/// that resolved it (see [`Engine::resolve_in_chunks`]): the single writer
+/// then only runs the inserts.
+struct UnitRows {
+    /// [`unit_digest`].
+    digest: BlobId,
+    /// The archived [`StoredResolution`](crate::resolve::StoredResolution).
+    refs: rkyv::util::AlignedVec,
+    /// Names looked up, sorted, and [`TrackedResolution::deps_digest`].
+    deps: Vec<Box<str>>,
+    deps_digest: [u8; 16],
+    /// The distinct targets of the references.
+    targets: Vec<String>,
+    /// (element index, target) of each override link.
+    overrides: Vec<(u32, String)>,
+    /// The element records, each with its parameter types joined.
+    records: Vec<(ElementRecord, String)>,
+}
+
+impl UnitRows {
+    fn new(blob_id: &BlobId, resolved: Arc<TrackedResolution>) -> Self {
+        // Unmemoized resolutions come here alone and are taken apart;
+        // a memoized one is shared with the engine and copied.
+        let TrackedResolution {
+            records,
+            resolution,
+            deps,
+            deps_digest,
+        } = Arc::try_unwrap(resolved).unwrap_or_else(|shared| (*shared).clone());
+        let stored = resolution.to_stored();
+        let refs = rkyv::to_bytes::<rkyv::rancor::Error>(&stored).expect("resolutions serialize");
+        let digest = unit_digest(blob_id, &records, &refs, &deps);
+        let overrides = resolution
+            .overrides
+            .into_iter()
+            .flat_map(|o| o.targets.into_iter().map(move |target| (o.element, target)))
+            .collect();
+        let records = records
+            .into_iter()
+            .map(|r| {
+                let params = r.params.join(",");
+                (r, params)
+            })
+            .collect();
+        UnitRows {
+            digest,
+            refs,
+            deps,
+            deps_digest,
+            targets: stored.target_ids(),
+            overrides,
+            records,
+        }
+    }
+}
+
 /// Stores a blob's records as a unit, or finds the identical unit stored
 /// before; returns the unit id. A new unit's postings, override links and
 /// looked-up names go to `links`, for [`Links::write`].
 fn store_unit(
     tx: &rusqlite::Transaction,
     blob_id: &BlobId,
-    resolved: &TrackedResolution,
+    unit: UnitRows,
     links: &mut Links,
 ) -> rusqlite::Result<i64> {
-    let records = &resolved.records;
-    let resolution = &resolved.resolution;
-    let stored = resolution.to_stored();
-    let refs_bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&stored).expect("resolutions serialize");
-    let digest = unit_digest(blob_id, records, &refs_bytes, &resolved.deps);
+    let UnitRows {
+        digest,
+        refs,
+        deps,
+        deps_digest,
+        targets,
+        overrides,
+        records,
+    } = unit;
     let existing: Option<i64> = tx
         .prepare_cached("SELECT id FROM units WHERE digest = ?1")?
         .query_row(params![&digest.0[..]], |r| r.get(0))
@@ -1126,12 +1193,12 @@ fn store_unit(
         // matching it; the newest one is what the next revision, whose
         // donor is the newest, most likely matches.
         tx.prepare_cached("UPDATE units SET deps_digest = ?2 WHERE id = ?1")?
-            .execute(params![id, &resolved.deps_digest[..]])?;
+            .execute(params![id, &deps_digest[..]])?;
         return Ok(id);
     }
-    let mut deps = Vec::with_capacity(resolved.deps.len() * 8);
-    for name in &resolved.deps {
-        deps.extend_from_slice(&links.dep_name(name).to_le_bytes());
+    let mut dep_ids = Vec::with_capacity(deps.len() * 8);
+    for name in &deps {
+        dep_ids.extend_from_slice(&links.dep_name(name).to_le_bytes());
     }
     tx.prepare_cached(
         "INSERT INTO units (blob_id, digest, refs, deps, deps_digest) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -1139,30 +1206,28 @@ fn store_unit(
     .execute(params![
         &blob_id.0[..],
         &digest.0[..],
-        &refs_bytes[..],
-        deps,
-        &resolved.deps_digest[..]
+        &refs[..],
+        dep_ids,
+        &deps_digest[..]
     ])?;
     let unit = tx.last_insert_rowid();
     // Most targets are referenced several times: the stored form has each
     // once. (A target twice here is posted twice, and Links::write
     // dedups postings.)
-    for target in stored.target_ids() {
+    for target in targets {
         let target = links.target(target);
         links.postings.push((target, unit));
     }
-    for o in &resolution.overrides {
-        for target in &o.targets {
-            let target = links.target(target.clone());
-            links.overrides.push((target, unit, o.element));
-        }
+    for (element, target) in overrides {
+        let target = links.target(target);
+        links.overrides.push((target, unit, element));
     }
     let mut insert = tx.prepare_cached(
         "INSERT INTO elements (unit_id, idx, element_id, kind, name, owner, params, type, parent_idx, \
          start_line, end_line, name_line, name_col) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     )?;
-    for r in records {
+    for (r, params) in records {
         insert.execute(params![
             unit,
             r.idx,
@@ -1170,7 +1235,7 @@ fn store_unit(
             r.kind.as_str(),
             r.name,
             r.owner,
-            r.params.join(","),
+            params,
             r.type_name,
             r.parent_idx,
             r.start_line,

@@ -420,13 +420,19 @@ impl Engine {
     ) -> Vec<Result<Arc<TrackedResolution>, FactsError>> {
         self.prepare(pool);
         let _shared = self.share_memos();
-        self.resolve_prepared(pool, files, Memoize::Yes)
+        self.resolve_prepared(pool, files, Memoize::Yes, &|_, resolved| resolved)
     }
 
     /// [`Self::resolve_all`] in chunks of `chunk_len` files, each handed to
     /// `consume` with the position of its first file; between chunks, the
     /// database forgets the resolutions it holds beyond its bound, so a
     /// large revision is not held in memory at once.
+    ///
+    /// `finish` turns each resolution into what `consume` takes, given the
+    /// file's position in `files`. It runs on the worker that resolved the
+    /// file, while the file's data is still in that core's cache, and the
+    /// resolution is freed there too: its many small allocations cost more
+    /// to free from another thread.
     ///
     /// With [`Memoize::No`], neither the resolutions nor the facts they
     /// read from the pack are kept ([`queries::resolve_unmemoized`]): for a
@@ -436,20 +442,23 @@ impl Engine {
     /// file's resolution costs time and memory for nothing. Signatures and
     /// class lookups are memoized either way, so the next revision
     /// recomputes only what its changes reach.
-    pub fn resolve_in_chunks<E>(
+    pub fn resolve_in_chunks<T: Send, E>(
         &mut self,
         pool: &rayon::ThreadPool,
         files: &[SourceFile],
         chunk_len: usize,
         memoize: Memoize,
-        mut consume: impl FnMut(usize, Vec<Result<Arc<TrackedResolution>, FactsError>>) -> Result<(), E>,
+        finish: impl Fn(usize, Arc<TrackedResolution>) -> T + Sync,
+        mut consume: impl FnMut(usize, Vec<Result<T, FactsError>>) -> Result<(), E>,
     ) -> Result<(), E> {
         let chunk_len = chunk_len.max(1);
         self.prepare(pool);
         let _shared = self.share_memos();
         for (index, chunk) in files.chunks(chunk_len).enumerate() {
-            let resolved = self.resolve_prepared(pool, chunk, memoize);
-            consume(index * chunk_len, resolved)?;
+            let first = index * chunk_len;
+            let resolved =
+                self.resolve_prepared(pool, chunk, memoize, &|at, r| finish(first + at, r));
+            consume(first, resolved)?;
             if memoize == Memoize::Yes {
                 self.db.trigger_lru_eviction();
             }
@@ -457,12 +466,15 @@ impl Engine {
         Ok(())
     }
 
-    fn resolve_prepared(
+    /// The resolutions of `files` in parallel, each passed to `finish`
+    /// with its position on the worker that resolved it.
+    fn resolve_prepared<T: Send>(
         &self,
         pool: &rayon::ThreadPool,
         files: &[SourceFile],
         memoize: Memoize,
-    ) -> Vec<Result<Arc<TrackedResolution>, FactsError>> {
+        finish: &(impl Fn(usize, Arc<TrackedResolution>) -> T + Sync),
+    ) -> Vec<Result<T, FactsError>> {
         let handle = self.handle();
         let dbs = StatePool::new(|| handle.lock().expect("handle lock").clone());
         let resolve = match memoize {
@@ -472,8 +484,9 @@ impl Engine {
         pool.install(|| {
             files
                 .par_iter()
+                .enumerate()
                 .with_max_len(1)
-                .map(|&file| dbs.with(|db| resolve(db, file)))
+                .map(|(at, &file)| dbs.with(|db| resolve(db, file)).map(|r| finish(at, r)))
                 .collect()
         })
     }

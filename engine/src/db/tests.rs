@@ -362,11 +362,25 @@ fn chunked_resolution_evicts_values_but_keeps_dependencies() {
     let mut n_resolved = 0;
     logged
         .engine
-        .resolve_in_chunks(&pool, &all, 2, super::Memoize::Yes, |first, resolved| {
-            assert_eq!(first, n_resolved);
-            n_resolved += resolved.len();
-            Ok::<(), ()>(())
-        })
+        .resolve_in_chunks(
+            &pool,
+            &all,
+            2,
+            super::Memoize::Yes,
+            |at, _| at,
+            |first, resolved| {
+                assert_eq!(first, n_resolved);
+                // `finish` saw each file's position in `all`.
+                let positions: Vec<usize> =
+                    resolved.into_iter().map(|r| r.expect("resolves")).collect();
+                assert_eq!(
+                    positions,
+                    (first..first + positions.len()).collect::<Vec<_>>()
+                );
+                n_resolved += positions.len();
+                Ok::<(), ()>(())
+            },
+        )
         .unwrap();
     assert_eq!(n_resolved, all.len());
     logged.take_executed();
