@@ -354,16 +354,20 @@ impl<'a> FileResolver<'a> {
             RefKind::CtorCall => RefTargetKind::CtorCall,
             RefKind::FieldAccess | RefKind::Name => RefTargetKind::Field,
         };
+        // The name as the site spells it, for targets that do not name
+        // themselves. Made only then: most sites resolve to a member, or
+        // name a type and give no reference at all.
+        let site_name = || match site.kind {
+            RefKind::New | RefKind::CtorCall => "<init>".into(),
+            RefKind::MethodRef if site.name == "new" => "<init>".into(),
+            _ => site.name.clone(),
+        };
         let mut out = ResolvedRef {
             site: index,
             kind,
             confidence: Confidence::Unresolved,
             owner: String::new(),
-            name: match site.kind {
-                RefKind::New | RefKind::CtorCall => "<init>".into(),
-                RefKind::MethodRef if site.name == "new" => "<init>".into(),
-                _ => site.name.clone(),
-            },
+            name: String::new(),
             params: Vec::new(),
             is_static: false,
             decl_file: None,
@@ -378,6 +382,7 @@ impl<'a> FileResolver<'a> {
                 if matches!(site.kind, RefKind::Name | RefKind::FieldAccess) && site.is_qualifier {
                     return None;
                 }
+                out.name = site_name();
             }
             Target::Field { class, index } => {
                 let field = &class.sig.fields[*index];
@@ -392,6 +397,7 @@ impl<'a> FileResolver<'a> {
                 }
             }
             Target::AnonymousInterface(class) => {
+                out.name = site_name();
                 out.owner = class.sig.binary_name.to_string();
                 out.confidence = self.certain(class);
                 out.implicit = true;
