@@ -198,6 +198,8 @@ impl<'s> Indexer<'s> {
         if let Some(summary) = self.already_indexed(revision)? {
             return Ok(summary);
         }
+        // Until the end, including the final checkpoint.
+        let _writeback = self.store.start_writeback();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.config.jobs)
             .build()

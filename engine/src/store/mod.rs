@@ -7,6 +7,7 @@
 
 pub(crate) mod manifest;
 mod pack;
+mod writeback;
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -15,6 +16,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 pub use pack::{PackLocation, PackReader, PackWriter, encode_facts};
+pub use writeback::Writeback;
 
 use crate::error::Error;
 
@@ -210,6 +212,15 @@ impl Store {
     /// The blob pack file.
     pub fn pack_path(&self) -> PathBuf {
         self.dir.join(PACK_FILE)
+    }
+
+    /// Starts early writeback ([`Writeback`]) of the files a writer fills:
+    /// the pack, the write-ahead log and the database, which a checkpoint
+    /// fills from the log.
+    pub fn start_writeback(&self) -> Writeback {
+        let mut wal = self.db_path().into_os_string();
+        wal.push("-wal");
+        Writeback::start(vec![self.pack_path(), PathBuf::from(wal), self.db_path()])
     }
 
     /// The database connection.
