@@ -27,7 +27,7 @@ use crate::extract::extract;
 use crate::jdk::{JdkOrigin, JdkTypes};
 use crate::parallel::StatePool;
 use crate::records::ElementRecord;
-use crate::resolve::TrackedResolution;
+use crate::resolve::{FileResolution, TrackedResolution};
 use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
 use crate::store::manifest::{delete_manifest, read_manifest, write_manifest};
 use crate::store::{PackLocation, PackReader, PackWriter, Store, encode_facts};
@@ -1145,21 +1145,42 @@ struct UnitRows {
 
 impl UnitRows {
     fn new(blob_id: &BlobId, resolved: Arc<TrackedResolution>) -> Self {
-        // Unmemoized resolutions come here alone and are taken apart;
-        // a memoized one is shared with the engine and copied.
-        let TrackedResolution {
-            records,
-            resolution,
-            deps,
-            deps_digest,
-        } = Arc::try_unwrap(resolved).unwrap_or_else(|shared| (*shared).clone());
+        match Arc::try_unwrap(resolved) {
+            // Unmemoized resolutions come here alone: their records and
+            // names move, and the rest is freed here.
+            Ok(owned) => Self::from_parts(
+                blob_id,
+                owned.records,
+                &owned.resolution,
+                owned.deps,
+                owned.deps_digest,
+            ),
+            // A memoized one stays with the engine: only the records and
+            // the names are copied, not the references.
+            Err(shared) => Self::from_parts(
+                blob_id,
+                shared.records.clone(),
+                &shared.resolution,
+                shared.deps.clone(),
+                shared.deps_digest,
+            ),
+        }
+    }
+
+    fn from_parts(
+        blob_id: &BlobId,
+        records: Vec<ElementRecord>,
+        resolution: &FileResolution,
+        deps: Vec<Box<str>>,
+        deps_digest: [u8; 16],
+    ) -> Self {
         let stored = resolution.to_stored();
         let refs = rkyv::to_bytes::<rkyv::rancor::Error>(&stored).expect("resolutions serialize");
         let digest = unit_digest(blob_id, &records, &refs, &deps);
         let overrides = resolution
             .overrides
-            .into_iter()
-            .flat_map(|o| o.targets.into_iter().map(move |target| (o.element, target)))
+            .iter()
+            .flat_map(|o| o.targets.iter().map(|target| (o.element, target.clone())))
             .collect();
         let records = records
             .into_iter()
