@@ -207,6 +207,8 @@ impl<'s> Indexer<'s> {
         let store = self.store;
         let db = store.db();
         let db_error = |e| Error::sqlite(&store.db_path(), e);
+        // Declared before the transaction, so dropped after it.
+        let journal = store.journal_for_index()?;
         let tx = db.unchecked_transaction().map_err(db_error)?;
 
         // Which blobs are known already.
@@ -470,6 +472,7 @@ impl<'s> Indexer<'s> {
         )
         .map_err(db_error)?;
         tx.commit().map_err(db_error)?;
+        journal.finish()?;
         // Fold the write-ahead log into the database, so the store's size
         // is what it holds and readers start without replaying it. A reader
         // holding the log open makes this give up at once, not wait.
