@@ -34,9 +34,19 @@ impl<S, F: Fn() -> S> StatePool<S, F> {
     }
 }
 
+/// Drops `value` on a thread of its own, for a structure of many small
+/// allocations that takes a while to free and that nothing waits for (or
+/// here, if no thread can be started).
+pub(crate) fn drop_in_background<T: Send + 'static>(value: T) {
+    // On failure `spawn` drops the closure, and the value with it, here.
+    let _ = std::thread::Builder::new()
+        .name("refscope-drop".into())
+        .spawn(move || drop(value));
+}
+
 #[cfg(test)]
 mod tests {
-    use super::StatePool;
+    use super::{StatePool, drop_in_background};
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -70,5 +80,19 @@ mod tests {
         assert!(built.load(Ordering::Relaxed) <= 2, "{built:?}");
         let used: u64 = pool.idle.into_inner().unwrap().into_iter().sum();
         assert_eq!(used, 1000);
+    }
+
+    #[test]
+    fn a_value_dropped_in_background_is_dropped_on_another_thread() {
+        struct Tell(std::sync::mpsc::Sender<std::thread::ThreadId>);
+        impl Drop for Tell {
+            fn drop(&mut self) {
+                let _ = self.0.send(std::thread::current().id());
+            }
+        }
+        let (sender, dropped_on) = std::sync::mpsc::channel();
+        drop_in_background(Tell(sender));
+        let thread = dropped_on.recv().expect("the value is dropped");
+        assert_ne!(thread, std::thread::current().id());
     }
 }
