@@ -43,27 +43,6 @@ fn refuse_transparent_huge_pages() {
     }
 }
 
-/// tree-sitter allocates through the C library's `malloc` unless told
-/// otherwise: every subtree of a parse is a small allocation of its own,
-/// made and freed on the parsing threads. Handing them to mimalloc, like
-/// the rest of refscope's memory, made `raw-parse` of the JDK ~7 % faster
-/// (5.75 → 5.35 s, three alternating runs; user time 10.8 → 9.9 s).
-fn tree_sitter_on_mimalloc() {
-    // SAFETY: called first thing in `main`, before any tree-sitter object
-    // exists, so no block is ever freed by an allocator other than the one
-    // that made it. The four functions have the C signatures tree-sitter
-    // expects (`mi_realloc(NULL, n)` allocates, like `realloc`), and are
-    // thread-safe.
-    unsafe {
-        tree_sitter::set_allocator(
-            Some(libmimalloc_sys::mi_malloc),
-            Some(libmimalloc_sys::mi_calloc),
-            Some(libmimalloc_sys::mi_realloc),
-            Some(libmimalloc_sys::mi_free),
-        );
-    }
-}
-
 /// refscope — an incremental reference index for Java.
 #[derive(Debug, Parser)]
 #[command(
@@ -165,7 +144,8 @@ struct StoreArgs {
 
 fn main() -> ExitCode {
     refuse_transparent_huge_pages();
-    tree_sitter_on_mimalloc();
+    // SAFETY: no tree-sitter object exists yet, and no other thread.
+    unsafe { refscope_engine::extract::tree_sitter_on_mimalloc() };
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Index(args) => index::run(args),

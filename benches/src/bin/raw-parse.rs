@@ -4,6 +4,8 @@
 //! indexer), reads them all, then parses every one with the engine's
 //! tree-sitter parser setup (`refscope_engine::extract::parse_only`) on a
 //! rayon pool of N threads. Each tree is dropped right after parsing.
+//! tree-sitter allocates through the C library's `malloc`, as shipped;
+//! with `--mimalloc` through mimalloc, as in `refscope`.
 //!
 //! Output, one line on stdout:
 //!
@@ -35,6 +37,10 @@ struct Args {
     /// Worker threads (0: one per core, as `refscope index`).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
     jobs: usize,
+    /// Let tree-sitter allocate through mimalloc, as `refscope` does
+    /// (default: the C library's `malloc`, tree-sitter as shipped).
+    #[arg(long)]
+    mimalloc: bool,
     /// Skip files larger than this many bytes (the indexer's default).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
     max_file_size: u64,
@@ -42,6 +48,10 @@ struct Args {
 
 fn main() -> Result<()> {
     let args = Args::parse();
+    if args.mimalloc {
+        // SAFETY: no tree-sitter object exists yet, and no other thread.
+        unsafe { refscope_engine::extract::tree_sitter_on_mimalloc() };
+    }
     if !args.path.is_dir() {
         bail!("{} is not a directory", args.path.display());
     }

@@ -71,6 +71,33 @@ pub fn extract(bytes: &[u8]) -> FileFacts {
     facts
 }
 
+/// Sends tree-sitter's allocations to mimalloc instead of the C library's
+/// `malloc`. Every subtree of a parse is a small allocation of its own,
+/// made and freed on the parsing threads: with mimalloc, `raw-parse` of the
+/// JDK took 5.35 s instead of 5.75 s (three alternating runs; user time
+/// 9.9 s instead of 10.8 s). `refscope` does this first thing in `main`,
+/// and `raw-parse --mimalloc` does too.
+///
+/// # Safety
+///
+/// Call it before any tree-sitter object exists (a parser, a tree, a
+/// query), in a process with no other thread using tree-sitter: a block
+/// allocated by one allocator must not be freed by the other.
+pub unsafe fn tree_sitter_on_mimalloc() {
+    // SAFETY: the caller guarantees no tree-sitter block exists yet. The
+    // four functions have the C signatures tree-sitter expects
+    // (`mi_realloc(NULL, n)` allocates, like `realloc`) and are
+    // thread-safe.
+    unsafe {
+        tree_sitter::set_allocator(
+            Some(libmimalloc_sys::mi_malloc),
+            Some(libmimalloc_sys::mi_calloc),
+            Some(libmimalloc_sys::mi_realloc),
+            Some(libmimalloc_sys::mi_free),
+        );
+    }
+}
+
 /// Parses a file and returns only its tree, for benchmarks that need raw
 /// tree-sitter parsing as a baseline.
 pub fn parse_only(bytes: &[u8]) -> Option<tree_sitter::Tree> {
