@@ -30,7 +30,7 @@ use crate::records::ElementRecord;
 use crate::resolve::{FileResolution, TrackedResolution};
 use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
 use crate::store::manifest::{delete_manifest, read_manifest, write_manifest};
-use crate::store::{PackLocation, PackReader, PackWriter, Store, encode_facts};
+use crate::store::{ElementIndex, PackLocation, PackReader, PackWriter, Store, encode_facts};
 use crate::symbols::classfile::ClassPath;
 
 /// How to index.
@@ -617,6 +617,7 @@ impl<'s> Indexer<'s> {
             work.iter().map(|&(_, index)| sources[index]).collect();
         let mut unit_of_work: Vec<i64> = Vec::with_capacity(work.len());
         let mut links = Links::default();
+        let element_index = ElementIndex::defer(tx).map_err(db_error)?;
         // The pool resolves the next chunk while this thread stores the
         // last one: the single writer never holds the workers up, and at
         // most two chunks of resolutions are in memory at once.
@@ -663,6 +664,7 @@ impl<'s> Indexer<'s> {
             }
         })?;
         links.write(tx).map_err(db_error)?;
+        element_index.finish(tx).map_err(db_error)?;
         let n_resolved = work_of_file.len() as u64;
         for (index, at) in work_of_file {
             unit_of_file[index] = Some(unit_of_work[at]);

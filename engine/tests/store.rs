@@ -78,6 +78,55 @@ fn second_revision_parses_only_new_blobs_and_reindexing_does_nothing() {
     assert_eq!(row.name, second);
 }
 
+/// Tables and indexes of the store in `dir`, with their SQL.
+fn schema_of(dir: &Path) -> Vec<(String, String, Option<String>)> {
+    rusqlite_connection(dir)
+        .prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn indexing_leaves_the_schema_of_a_new_store_and_its_journal() {
+    let fresh = tempfile::tempdir().unwrap();
+    drop(Store::open(fresh.path()).unwrap());
+    let expected = schema_of(fresh.path());
+    assert!(
+        expected.iter().any(|(_, name, _)| name == "elements_by_id"),
+        "{expected:?}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let repo = git2::Repository::init(dir.path()).unwrap();
+    commit(&repo, &[("src/com/acme/Shop.java", SHOP)], "one");
+    let store_dir = dir.path().join(".git/refscope");
+    let store = Store::open(&store_dir).unwrap();
+    // The first index (elements_by_id made after the rows are in), then a
+    // second one into a table that has rows.
+    index_head(dir.path(), &store);
+    assert_eq!(schema_of(&store_dir), expected);
+    commit(&repo, &[("src/com/acme/Order.java", ORDER)], "two");
+    index_head(dir.path(), &store);
+    assert_eq!(schema_of(&store_dir), expected);
+
+    let mode: String = rusqlite_connection(&store_dir)
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    // The element index answers.
+    let plan: String = rusqlite_connection(&store_dir)
+        .query_row(
+            "EXPLAIN QUERY PLAN SELECT unit_id FROM elements WHERE element_id = 'com.acme.Shop'",
+            [],
+            |r| r.get(3),
+        )
+        .unwrap();
+    assert!(plan.contains("elements_by_id"), "{plan}");
+}
+
 #[test]
 fn unknown_revision_and_missing_file_are_clear_errors() {
     let dir = tempfile::tempdir().unwrap();

@@ -113,6 +113,7 @@ CREATE TABLE IF NOT EXISTS elements (
     PRIMARY KEY (unit_id, idx)
 ) WITHOUT ROWID;
 
+-- (store/mod.rs: ELEMENTS_BY_ID makes it again after a first index.)
 CREATE INDEX IF NOT EXISTS elements_by_id ON elements (element_id);
 
 -- Element ids that references and override links point at (methods,
