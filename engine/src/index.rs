@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{TryRecvError, sync_channel};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -142,6 +142,9 @@ enum Parsed {
 /// Files resolved between two evictions of the engine's resolutions: a
 /// large revision's are not all held in memory at once.
 const RESOLVE_CHUNK_LEN: usize = 128;
+
+/// How often the parse phase's writer looks for parsed files.
+const CONSUMER_POLL: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// Bytes sniffed to tell binary files.
 const BINARY_SNIFF_LEN: usize = 8000;
@@ -726,11 +729,22 @@ where
                 })
             })
         });
+        // The writer's work per item is small, so it would mostly wait in
+        // `recv`, and each worker's send would then wake it with a futex
+        // call: 15 K of them on the JDK, 0.15 s of the workers' time in
+        // perf. It looks for finished work every millisecond instead, and
+        // workers find no waiter to wake (a few items queue meanwhile).
         let mut result = Ok(());
-        for produced in receiver.iter() {
-            if let Err(e) = consume(produced) {
-                result = Err(e);
-                break;
+        loop {
+            match receiver.try_recv() {
+                Ok(produced) => {
+                    if let Err(e) = consume(produced) {
+                        result = Err(e);
+                        break;
+                    }
+                }
+                Err(TryRecvError::Empty) => std::thread::sleep(CONSUMER_POLL),
+                Err(TryRecvError::Disconnected) => break,
             }
         }
         drop(receiver);
