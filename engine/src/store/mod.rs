@@ -488,6 +488,22 @@ impl Drop for Journal<'_> {
     }
 }
 
+/// The pid another process recorded in the write lock of the store in
+/// `dir`, if it holds the lock now.
+pub(crate) fn other_writer(dir: &Path) -> Option<String> {
+    let mut file = File::open(dir.join(LOCK_FILE)).ok()?;
+    match file.try_lock_shared() {
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let mut pid = String::new();
+            file.read_to_string(&mut pid).ok()?;
+            let pid = pid.trim();
+            (!pid.is_empty() && pid != std::process::id().to_string()).then(|| pid.to_string())
+        }
+        // Free (the shared lock goes with the file), or locks unsupported.
+        _ => None,
+    }
+}
+
 /// Held while a process writes to the store; released on drop.
 pub struct WriteLock {
     _file: File,
@@ -550,6 +566,39 @@ mod tests {
         journal.finish().unwrap();
         assert_eq!(journal_mode(&store), "wal");
         assert_eq!(store.committed_pack_len().unwrap(), 1);
+    }
+
+    #[test]
+    fn a_busy_database_under_another_writer_says_who_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let busy = || {
+            rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
+                None,
+            )
+        };
+        // Nobody holds the lock: a plain SQLite error.
+        let error = Error::sqlite(&store.db_path(), busy());
+        assert!(matches!(error, Error::Sqlite { .. }), "{error}");
+        // This process holds it: still a plain error.
+        let lock = store.lock_for_writing(|_| panic!("free")).unwrap();
+        let error = Error::sqlite(&store.db_path(), busy());
+        assert!(matches!(error, Error::Sqlite { .. }), "{error}");
+        // Another process's pid in the held lock (as if it had taken it).
+        std::fs::write(dir.path().join(LOCK_FILE), "4242").unwrap();
+        let error = Error::sqlite(&store.db_path(), busy());
+        assert!(
+            matches!(&error, Error::Locked { pid, .. } if pid == "4242"),
+            "{error}"
+        );
+        assert!(error.to_string().contains("pid 4242"), "{error}");
+        // Other errors are not about the lock.
+        let error = Error::sqlite(&store.db_path(), rusqlite::Error::QueryReturnedNoRows);
+        assert!(matches!(error, Error::Sqlite { .. }), "{error}");
+        drop(lock);
+        let error = Error::sqlite(&store.db_path(), busy());
+        assert!(matches!(error, Error::Sqlite { .. }), "{error}");
     }
 
     #[test]
