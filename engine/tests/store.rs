@@ -127,6 +127,51 @@ fn indexing_leaves_the_schema_of_a_new_store_and_its_journal() {
     assert!(plan.contains("elements_by_id"), "{plan}");
 }
 
+/// Runs Python's sqlite3 on the database `db` in a process of its own:
+/// `code` sees it as `c`; returns what it prints.
+fn python_sqlite(db: &Path, code: &str) -> String {
+    let script = format!("import sqlite3\nc = sqlite3.connect({db:?})\n{code}\nc.close()\n");
+    let out = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn writeback_keeps_sqlite_locks_so_another_process_cannot_drop_the_log() {
+    // Closing any descriptor of the database would drop this process's
+    // locks on it: a reader elsewhere would then take itself for the last
+    // user and delete the write-ahead log under our live connection, and
+    // what we commit next would be lost.
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let db = store.db_path();
+    store
+        .db()
+        .execute("INSERT INTO meta (key, value) VALUES ('before', '1')", [])
+        .unwrap();
+    let writeback = store.start_writeback();
+    // Let it open the files (it does at once) and issue a round.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    drop(writeback);
+    python_sqlite(&db, "c.execute('SELECT count(*) FROM meta').fetchone()");
+    store
+        .db()
+        .execute("INSERT INTO meta (key, value) VALUES ('after', '1')", [])
+        .unwrap();
+    let seen = python_sqlite(
+        &db,
+        "print(c.execute(\"SELECT count(*) FROM meta WHERE key IN ('before', 'after')\").fetchone()[0])",
+    );
+    assert_eq!(seen.trim(), "2");
+}
+
 #[test]
 fn unknown_revision_and_missing_file_are_clear_errors() {
     let dir = tempfile::tempdir().unwrap();

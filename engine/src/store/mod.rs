@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 pub use pack::{PackLocation, PackReader, PackWriter, encode_facts};
-pub use writeback::Writeback;
+pub use writeback::{File as WritebackFile, Writeback};
 
 use crate::error::Error;
 
@@ -304,11 +304,15 @@ impl Store {
 
     /// Starts early writeback ([`Writeback`]) of the files a writer fills:
     /// the pack, the write-ahead log and the database, which a checkpoint
-    /// fills from the log.
+    /// fills from the log (or the index itself, under a rollback journal).
     pub fn start_writeback(&self) -> Writeback {
         let mut wal = self.db_path().into_os_string();
         wal.push("-wal");
-        Writeback::start(vec![self.pack_path(), PathBuf::from(wal), self.db_path()])
+        Writeback::start(vec![
+            WritebackFile::Plain(self.pack_path()),
+            WritebackFile::Plain(PathBuf::from(wal)),
+            WritebackFile::Database(self.db_path()),
+        ])
     }
 
     /// The database connection.

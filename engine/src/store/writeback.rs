@@ -10,12 +10,29 @@
 //! so the disk works alongside the index and the final fsyncs find little
 //! left to do. Durability still rests on those fsyncs alone.
 //!
+//! A SQLite database is never opened here the way the other files are: on
+//! POSIX systems, closing any descriptor of a file drops every lock the
+//! process holds on it, SQLite's included. A reader in another process
+//! could then take itself for the last user of the database and delete its
+//! write-ahead log under a live connection, losing what that connection
+//! commits next. A database gets one descriptor per process, never closed
+//! ([`File::Database`]).
+//!
 //! Elsewhere than on Linux, it does nothing.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+/// A file to write back.
+pub enum File {
+    /// Opened (once it exists) for as long as the [`Writeback`] runs.
+    Plain(PathBuf),
+    /// A SQLite database: see the module's documentation.
+    Database(PathBuf),
+}
 
 /// How often writeback is started.
 const PERIOD: Duration = Duration::from_millis(100);
@@ -27,8 +44,8 @@ pub struct Writeback {
 }
 
 impl Writeback {
-    /// Starts writeback of `paths`, each opened when it first exists.
-    pub fn start(paths: Vec<PathBuf>) -> Self {
+    /// Starts writeback of `files`, each opened when it first exists.
+    pub fn start(files: Vec<File>) -> Self {
         if !cfg!(target_os = "linux") {
             return Self {
                 stop: None,
@@ -39,16 +56,20 @@ impl Writeback {
         let thread = std::thread::Builder::new()
             .name("refscope-writeback".into())
             .spawn(move || {
-                let mut files: Vec<(PathBuf, Option<std::fs::File>)> =
-                    paths.into_iter().map(|path| (path, None)).collect();
-                while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(PERIOD) {
-                    for (path, file) in &mut files {
-                        if file.is_none() {
-                            *file = std::fs::File::open(&*path).ok();
+                let mut open: Vec<(File, Option<Opened>)> =
+                    files.into_iter().map(|file| (file, None)).collect();
+                loop {
+                    for (file, opened) in &mut open {
+                        if opened.is_none() {
+                            *opened = Opened::open(file);
                         }
-                        if let Some(file) = file {
-                            start_writeback(file);
+                        if let Some(opened) = opened {
+                            start_writeback(opened.file());
                         }
+                    }
+                    if let Err(mpsc::RecvTimeoutError::Disconnected) = stopped.recv_timeout(PERIOD)
+                    {
+                        break;
                     }
                 }
             })
@@ -69,6 +90,44 @@ impl Drop for Writeback {
             let _ = thread.join();
         }
     }
+}
+
+/// A file opened for writeback.
+enum Opened {
+    /// Closed with the [`Writeback`].
+    Plain(std::fs::File),
+    /// The process's descriptor of a database.
+    Database(&'static std::fs::File),
+}
+
+impl Opened {
+    fn open(file: &File) -> Option<Self> {
+        match file {
+            File::Plain(path) => std::fs::File::open(path).ok().map(Self::Plain),
+            File::Database(path) => database_descriptor(path).map(Self::Database),
+        }
+    }
+
+    fn file(&self) -> &std::fs::File {
+        match self {
+            Self::Plain(file) => file,
+            Self::Database(file) => file,
+        }
+    }
+}
+
+/// The descriptor of the database at `path` this process keeps open for
+/// good (opened on first use).
+fn database_descriptor(path: &std::path::Path) -> Option<&'static std::fs::File> {
+    static OPEN: Mutex<Option<HashMap<PathBuf, &'static std::fs::File>>> = Mutex::new(None);
+    let mut open = OPEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let open = open.get_or_insert_with(HashMap::new);
+    if let Some(&file) = open.get(path) {
+        return Some(file);
+    }
+    let file: &'static std::fs::File = Box::leak(Box::new(std::fs::File::open(path).ok()?));
+    open.insert(path.to_path_buf(), file);
+    Some(file)
 }
 
 #[cfg(target_os = "linux")]
@@ -100,7 +159,8 @@ mod tests {
         let early = dir.path().join("early");
         let late = dir.path().join("late");
         std::fs::write(&early, b"").unwrap();
-        let writeback = Writeback::start(vec![early.clone(), late.clone()]);
+        let writeback =
+            Writeback::start(vec![File::Plain(early.clone()), File::Plain(late.clone())]);
         let chunk = vec![7u8; 1 << 20];
         let mut out = std::fs::OpenOptions::new()
             .append(true)
