@@ -56,7 +56,12 @@ pub fn run(args: IndexArgs) -> Result<()> {
         .store
         .clone()
         .unwrap_or_else(|| source.default_store_dir());
-    let store = Store::open(&store_dir)?;
+    let store = Store::open_waiting(&store_dir, |pid| {
+        eprintln!(
+            "refscope: store {} is being written by process {pid}; waiting for it",
+            store_dir.display()
+        )
+    })?;
     let limits = SourceLimits {
         max_file_bytes: args.max_file_size,
     };

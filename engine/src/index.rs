@@ -251,10 +251,14 @@ impl<'s> Indexer<'s> {
 
         // The JDK's type names, if not known yet, are read while the files
         // parse (50 ms on a thread of its own instead of between phases).
-        let jdk = self.config.jdk.take();
-        let discovering = jdk
-            .is_none()
-            .then(|| std::thread::spawn(JdkTypes::discover));
+        let discovering = if self.config.jdk.is_none() {
+            std::thread::Builder::new()
+                .name("refscope-jdk".into())
+                .spawn(JdkTypes::discover)
+                .ok()
+        } else {
+            None
+        };
 
         // Phase 1: parse new blobs in parallel, append them as they come.
         let mut seen_new = std::collections::HashSet::new();
@@ -337,11 +341,13 @@ impl<'s> Indexer<'s> {
         commit_so_far(&tx).map_err(db_error)?;
 
         // Phase 2: the libraries and the files of the revision.
-        let jdk = match discovering {
-            Some(discovering) => discovering
+        let jdk = match (self.config.jdk.take(), discovering) {
+            (Some(jdk), _) => jdk,
+            (None, Some(discovering)) => discovering
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
-            None => jdk.expect("the JDK is known when not discovered"),
+            // No thread could be started for it.
+            (None, None) => JdkTypes::discover()?,
         };
         if jdk.origin == JdkOrigin::Missing {
             progress(Progress::NoJdk);
@@ -484,7 +490,7 @@ impl<'s> Indexer<'s> {
         )
         .map_err(db_error)?;
         tx.commit().map_err(db_error)?;
-        journal.finish()?;
+        journal.finish();
         // Fold the write-ahead log into the database, so the store's size
         // is what it holds and readers start without replaying it. A reader
         // holding the log open makes this give up at once, not wait.

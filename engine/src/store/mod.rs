@@ -4,8 +4,9 @@
 //!
 //! Writers take an exclusive lock on `write.lock`; readers never lock and
 //! see the last committed revision. (While a store's first revision is
-//! being indexed its database is under a rollback journal instead, and a
-//! reader waits for that commit: see [`Store::journal_for_index`].)
+//! being indexed its database is under a rollback journal instead, and
+//! opening the store waits for that commit: see
+//! [`Store::journal_for_index`].)
 
 pub(crate) mod manifest;
 mod pack;
@@ -72,6 +73,18 @@ pub struct RevisionRow {
 impl Store {
     /// Opens the store in `dir`, creating it if needed.
     pub fn open(dir: &Path) -> Result<Self, Error> {
+        Self::open_waiting(dir, |_| {})
+    }
+
+    /// [`Store::open`]; while another process builds the store's first
+    /// revision, which keeps the database closed to others until it
+    /// commits ([`Store::journal_for_index`]), calls `on_wait` with its pid
+    /// and waits for it.
+    pub fn open_waiting(dir: &Path, on_wait: impl FnMut(&str)) -> Result<Self, Error> {
+        retry_after_writer(dir, on_wait, || Self::try_open(dir))
+    }
+
+    fn try_open(dir: &Path) -> Result<Self, Error> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let db_path = dir.join(DB_FILE);
         let db = Connection::open(&db_path).map_err(|e| Error::sqlite(&db_path, e))?;
@@ -84,8 +97,13 @@ impl Store {
         Ok(store)
     }
 
-    /// Opens an existing store for reading.
+    /// Opens an existing store for reading (waiting, like
+    /// [`Store::open_waiting`], for another process's first index of it).
     pub fn open_existing(dir: &Path) -> Result<Self, Error> {
+        retry_after_writer(dir, |_| {}, || Self::try_open_existing(dir))
+    }
+
+    fn try_open_existing(dir: &Path) -> Result<Self, Error> {
         let db_path = dir.join(DB_FILE);
         if !db_path.is_file() {
             return Err(Error::EmptyStore {
@@ -172,9 +190,16 @@ impl Store {
     /// switch is refused at once otherwise), the index runs under a rollback
     /// journal with full syncs (a power cut at any point leaves the store
     /// as it was), and the store is back in WAL once the [`Journal`] is
-    /// finished or dropped. A reader that opens the store meanwhile waits
-    /// for the commit (up to the busy timeout): it would find no revision
-    /// anyway.
+    /// finished or dropped.
+    ///
+    /// The price is paid by other processes during that first index, which
+    /// have nothing to read yet anyway: once the index first spills pages
+    /// to the file it locks the database whole until it commits. A process
+    /// that opens the store then waits for the commit
+    /// ([`Store::open_waiting`]); one that opened it earlier gets
+    /// [`Error::Locked`] from a read after the busy timeout; and a reader
+    /// in the middle of one statement for longer than the busy timeout
+    /// would make the index fail, which WAL rules out.
     ///
     /// Any other index runs in WAL, set here again if a first index that
     /// died left the file in rollback mode.
@@ -472,12 +497,16 @@ impl Journal<'_> {
         self.rollback
     }
 
-    /// Back to WAL, once the index's transaction has ended.
-    pub(crate) fn finish(mut self) -> Result<(), Error> {
-        if std::mem::take(&mut self.rollback) {
-            self.store.use_wal()
-        } else {
-            Ok(())
+    /// Back to WAL, once the index's transaction has ended. The index is
+    /// committed by then, so a failure (a reader in the middle of a
+    /// statement keeps the mode from changing) is only logged: the
+    /// connection stays under the rollback journal with full syncs, safe
+    /// and slower, and the next index or writer to open the store sets WAL.
+    pub(crate) fn finish(mut self) {
+        if std::mem::take(&mut self.rollback)
+            && let Err(e) = self.store.use_wal()
+        {
+            tracing::warn!("the store stays under a rollback journal for now: {e}");
         }
     }
 }
@@ -488,6 +517,27 @@ impl Drop for Journal<'_> {
         // be set now, the next writer to open the store sets it.
         if self.rollback {
             let _ = self.store.use_wal();
+        }
+    }
+}
+
+/// Runs `open` until it meets no other process at work on the store
+/// ([`Error::Locked`]), waiting for that process each time it does.
+fn retry_after_writer(
+    dir: &Path,
+    mut on_wait: impl FnMut(&str),
+    open: impl Fn() -> Result<Store, Error>,
+) -> Result<Store, Error> {
+    loop {
+        match open() {
+            Err(Error::Locked { pid, .. }) => {
+                on_wait(&pid);
+                // Until the writer lets go of the lock.
+                if let Ok(lock) = File::open(dir.join(LOCK_FILE)) {
+                    let _ = lock.lock_shared();
+                }
+            }
+            other => return other,
         }
     }
 }
@@ -567,7 +617,7 @@ mod tests {
         drop(other);
         tx.commit().unwrap();
 
-        journal.finish().unwrap();
+        journal.finish();
         assert_eq!(journal_mode(&store), "wal");
         assert_eq!(store.committed_pack_len().unwrap(), 1);
     }
@@ -606,6 +656,41 @@ mod tests {
     }
 
     #[test]
+    fn opening_a_store_another_process_builds_waits_for_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        // As another process's first index holds it: the write lock with
+        // its pid, the database under a rollback journal and locked whole
+        // (as after its first spill to disk).
+        let lock = store.lock_for_writing(|_| panic!("free")).unwrap();
+        std::fs::write(dir.path().join(LOCK_FILE), "4242").unwrap();
+        let journal = store.journal_for_index().unwrap();
+        assert!(journal.is_rollback());
+        store.db().execute_batch("BEGIN EXCLUSIVE").unwrap();
+        store
+            .db()
+            .execute("UPDATE meta SET value = '7' WHERE key = 'pack_len'", [])
+            .unwrap();
+
+        let (told, waited_for) = std::sync::mpsc::channel();
+        let opener = std::thread::spawn({
+            let dir = dir.path().to_path_buf();
+            move || {
+                let store = Store::open_waiting(&dir, |pid| told.send(pid.to_string()).unwrap())
+                    .expect("opens once the writer is done");
+                store.committed_pack_len().unwrap()
+            }
+        });
+        // After SQLite's busy timeout, the opener names the writer and
+        // waits for its lock.
+        assert_eq!(waited_for.recv().unwrap(), "4242");
+        store.db().execute_batch("COMMIT").unwrap();
+        journal.finish();
+        drop(lock);
+        assert_eq!(opener.join().unwrap(), 7, "it sees what was committed");
+    }
+
+    #[test]
     fn a_failed_first_index_leaves_wal_too() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap();
@@ -624,7 +709,7 @@ mod tests {
         let journal = store.journal_for_index().unwrap();
         assert!(!journal.is_rollback());
         assert_eq!(journal_mode(&store), "wal");
-        journal.finish().unwrap();
+        journal.finish();
         drop(reader);
 
         store
