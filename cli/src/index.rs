@@ -100,18 +100,23 @@ pub fn run(args: IndexArgs) -> Result<()> {
                 .expect("valid template")
                 .progress_chars("=> "),
         );
-        let mut phase_started: Option<(&'static str, std::time::Instant)> = None;
+        let mut phase_started: Option<(&'static str, std::time::Instant, Option<f64>)> = None;
         let timings = args.timings;
         let mut report_phase = move |next: Option<&'static str>| {
-            if let Some((name, started)) = phase_started.take()
+            if let Some((name, started, cpu_at_start)) = phase_started.take()
                 && timings
             {
-                eprintln!(
-                    "refscope: phase {name}: {:.2} s",
-                    started.elapsed().as_secs_f64()
-                );
+                let wall = started.elapsed().as_secs_f64();
+                match cpu_at_start.zip(cpu_seconds()) {
+                    Some((before, now)) => eprintln!(
+                        "refscope: phase {name}: {wall:.2} s, {:.2} CPU-s ({:.2} cores busy)",
+                        now - before,
+                        (now - before) / wall.max(1e-9)
+                    ),
+                    None => eprintln!("refscope: phase {name}: {wall:.2} s"),
+                }
             }
-            phase_started = next.map(|n| (n, std::time::Instant::now()));
+            phase_started = next.map(|n| (n, std::time::Instant::now(), cpu_seconds()));
         };
         let summary = indexer.index(&source, &revision, &mut |event| match event {
             Progress::WaitingForLock { pid } => {
@@ -262,4 +267,27 @@ pub(crate) fn expand_classpath(values: &[String]) -> Result<Vec<PathBuf>> {
         }
     }
     Ok(jars)
+}
+
+/// The CPU time this process has used so far (user and system, all
+/// threads), where the platform tells.
+fn cpu_seconds() -> Option<f64> {
+    #[cfg(target_os = "linux")]
+    {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+        // SAFETY: getrusage writes one `rusage` through the pointer, which
+        // points at one, and reads nothing of ours.
+        let status = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) };
+        if status != 0 {
+            return None;
+        }
+        // SAFETY: a zero status means the kernel filled it in.
+        let usage = unsafe { usage.assume_init() };
+        let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+        Some(seconds(usage.ru_utime) + seconds(usage.ru_stime))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
 }

@@ -125,6 +125,7 @@ pub fn index_progress(event: Progress) {
         Progress::WaitingForLock { pid } => {
             eprintln!("refscope: the store is being written by process {pid}; waiting for it")
         }
+        Progress::Phase { name: "finish", .. } => eprintln!("refscope: indexing: finish"),
         Progress::Phase { name, total } => eprintln!("refscope: indexing: {name} ({total} files)"),
         Progress::Advance(_) => {}
         Progress::NoJdk => {

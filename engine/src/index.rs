@@ -59,9 +59,10 @@ pub enum Progress {
     },
     /// A phase starts, with the amount of work in it.
     Phase {
-        /// `parse`, `names` or `elements`.
+        /// `parse`, `signatures`, `resolve` or `finish` (the links of a
+        /// revision's resolutions and the commit).
         name: &'static str,
-        /// Units of work (files).
+        /// Units of work (files; none for `finish`).
         total: u64,
     },
     /// Some units of work of the current phase are done.
@@ -672,6 +673,10 @@ impl<'s> Indexer<'s> {
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         })?;
+        progress(Progress::Phase {
+            name: "finish",
+            total: 0,
+        });
         links.write(tx).map_err(db_error)?;
         element_index.finish(tx).map_err(db_error)?;
         let n_resolved = work_of_file.len() as u64;
