@@ -77,8 +77,8 @@ impl TypeUniverse {
     /// JDK types of the same name, so the JDK's own sources index as source.
     pub fn add_sources<'a>(&mut self, files: impl IntoIterator<Item = &'a FileFacts> + Clone) {
         for facts in files.clone() {
-            for (index, element) in facts.elements.iter().enumerate() {
-                if let Some(canonical) = canonical_name(facts, index as u32) {
+            for (element, canonical) in facts.elements.iter().zip(canonical_names(facts)) {
+                if let Some(canonical) = canonical {
                     self.types.insert(
                         canonical,
                         TypeInfo {
@@ -229,6 +229,44 @@ pub fn canonical_name(facts: &FileFacts, index: u32) -> Option<String> {
     Some(format!("{outer}.{}", element.name))
 }
 
+/// [`canonical_name`] of every element of `facts`, by element index. An
+/// element comes after its parent, whose name it extends.
+pub(crate) fn canonical_names(facts: &FileFacts) -> Vec<Option<String>> {
+    let mut names: Vec<Option<String>> = Vec::with_capacity(facts.elements.len());
+    for (index, element) in facts.elements.iter().enumerate() {
+        let name = if !element.kind.is_type()
+            || element.kind == ElementKind::AnonymousClass
+            || element.is_local
+        {
+            None
+        } else if element.parent == NO_ELEMENT {
+            Some(match &facts.package {
+                Some(package) => join_name(package, &element.name),
+                None => element.name.clone(),
+            })
+        } else {
+            match names.get(element.parent as usize) {
+                Some(outer) => outer
+                    .as_deref()
+                    .map(|outer| join_name(outer, &element.name)),
+                // Not in document order: a record from elsewhere.
+                None => canonical_name(facts, index as u32),
+            }
+        };
+        names.push(name);
+    }
+    names
+}
+
+/// `outer.name`.
+fn join_name(outer: &str, name: &str) -> String {
+    let mut joined = String::with_capacity(outer.len() + 1 + name.len());
+    joined.push_str(outer);
+    joined.push('.');
+    joined.push_str(name);
+    joined
+}
+
 /// Qualifies type names written in one file.
 pub struct Qualifier<'a> {
     universe: &'a TypeUniverse,
@@ -289,9 +327,7 @@ impl<'a> Qualifier<'a> {
                     .or_insert(index as u32);
             }
         }
-        let canonical_names = (0..facts.elements.len() as u32)
-            .map(|index| canonical_name(facts, index))
-            .collect();
+        let canonical_names = canonical_names(facts);
         let declaring: HashSet<u32> = declared_types.keys().map(|&(parent, _)| parent).collect();
         let mut name_scopes: Vec<u32> = Vec::with_capacity(facts.elements.len());
         for (index, element) in facts.elements.iter().enumerate() {
