@@ -8,7 +8,7 @@ use std::thread::ThreadId;
 
 use rustc_hash::FxHashMap;
 
-use super::queries::{self, ClassName, anonymous_entry, class_copies, file_classes};
+use super::queries::{self, ClassName, Declarers, anonymous_entry, class_copies, file_classes};
 use super::{Db, Memoize, SourceFile, Workspace};
 use crate::facts::FileFacts;
 use crate::names::Qualifier;
@@ -91,6 +91,13 @@ struct DbClasses<'d> {
     /// The revision's class copies, when the lookups need not be recorded
     /// (see [`with_table`]).
     revision_copies: Option<Arc<CopiesMemo>>,
+    /// With `revision_copies`: which files declare each class key, so that
+    /// a key no file declares (most names the type universe is asked about
+    /// are packages or outer classes' prefixes) is answered without a
+    /// query, which would intern the key and memoize its empty answer.
+    declarers: Option<&'d Declarers>,
+    /// The answer for a key no file declares.
+    no_copies: ClassCopies,
     /// Copies already asked for: a file looks the same few classes up
     /// many times, and the first query recorded the dependency.
     asked: RefCell<FxHashMap<Box<str>, ClassCopies>>,
@@ -124,12 +131,17 @@ impl<'d> DbClasses<'d> {
                 (entry.sig.name.clone(), entry)
             })
             .collect();
+        let declarers = revision_copies
+            .as_ref()
+            .map(|_| queries::declarers(db, workspace));
         Self {
             db,
             thread: std::thread::current().id(),
             slot: file.slot(db),
             own,
             revision_copies,
+            declarers,
+            no_copies: ClassCopies::from(Vec::new()),
             asked: RefCell::default(),
             paths: RefCell::default(),
         }
@@ -150,6 +162,11 @@ impl SourceClasses for DbClasses<'_> {
         let db = self.db();
         if let Some(copies) = self.asked.borrow().get(name) {
             return copies.clone();
+        }
+        // As `class_copies` answers, without recording the lookup: only
+        // an unmemoized resolution has `declarers`.
+        if self.declarers.is_some_and(|d| !d.contains_key(name)) {
+            return self.no_copies.clone();
         }
         let fetch = || ClassCopies::from(class_copies(db, ClassName::new(db, name)));
         let mut copies = match &self.revision_copies {
@@ -195,6 +212,13 @@ impl SourceClasses for DbClasses<'_> {
         let path = db.file_at_slot(file).map(|f| f.path(db).clone());
         self.paths.borrow_mut().insert(file, path.clone());
         path
+    }
+
+    /// Only a memoized resolution's lookups are recorded (by salsa, as
+    /// the class queries they run): an unmemoized one takes the class
+    /// copies from the revision's memo, and nothing keeps what it asked.
+    fn records_lookups(&self) -> bool {
+        self.revision_copies.is_none()
     }
 
     fn root(&self, file: u32) -> Option<Arc<str>> {

@@ -3,7 +3,6 @@
 //! those reads and re-runs a function only when one of them changed, and
 //! stops the propagation where a re-run gives an equal result.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{Db, FileContent, SourceFile, Workspace};
@@ -44,7 +43,7 @@ pub struct ClassName<'db> {
 }
 
 /// Which files declare each class key, in path order.
-pub type Declarers = HashMap<Box<str>, Vec<SourceFile>>;
+pub type Declarers = rustc_hash::FxHashMap<Box<str>, Vec<SourceFile>>;
 
 /// The file's facts: extracted from its bytes, or read back from the
 /// pack. Kept for a bounded number of files: they are the largest values
@@ -191,7 +190,7 @@ pub fn signature(db: &dyn Db, file: SourceFile) -> Arc<FileClasses> {
 /// lookups stay valid through ordinary signature edits.
 #[salsa::tracked(returns(ref))]
 pub fn declarers(db: &dyn Db, workspace: Workspace) -> Declarers {
-    let mut out = Declarers::new();
+    let mut out = Declarers::default();
     for &file in workspace.files(db).iter() {
         for entry in &signature(db, file).classes {
             let files = out.entry(Box::from(&*entry.sig.name)).or_default();

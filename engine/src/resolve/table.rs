@@ -113,6 +113,12 @@ pub(crate) trait SourceClasses: Sync {
     /// The source root of file `file` (its directory without the package's
     /// folders).
     fn root(&self, file: u32) -> Option<Arc<str>>;
+    /// Whether this source records the names asked of it as what the
+    /// resolution depends on, so that a name answered from a shared memo
+    /// must be asked again ([`SymbolTable::replay_lookup`]).
+    fn records_lookups(&self) -> bool {
+        true
+    }
 }
 
 /// Source classes by key (or answered by a [`SourceClasses`]), plus the
@@ -378,7 +384,9 @@ impl<'s> SymbolTable<'s> {
     /// lookup answered from the shared memo looked it up on another file's
     /// behalf.
     pub(crate) fn replay_lookup(&self, name: &str) {
-        if let Some(external) = self.external {
+        if let Some(external) = self.external
+            && external.records_lookups()
+        {
             external.copies(name);
         }
     }
