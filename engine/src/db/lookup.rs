@@ -2,7 +2,6 @@
 //! class key at a time, so that salsa records the keys the file looked up.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::thread::ThreadId;
 
@@ -87,7 +86,7 @@ struct DbClasses<'d> {
     /// The thread the value was made on, the only one allowed to use `db`.
     thread: ThreadId,
     slot: u32,
-    own: HashMap<Arc<str>, Arc<ClassEntry>>,
+    own: FxHashMap<Arc<str>, Arc<ClassEntry>>,
     /// The revision's class copies, when the lookups need not be recorded
     /// (see [`with_table`]).
     revision_copies: Option<Arc<CopiesMemo>>,
@@ -102,7 +101,7 @@ struct DbClasses<'d> {
     /// many times, and the first query recorded the dependency.
     asked: RefCell<FxHashMap<Box<str>, ClassCopies>>,
     /// Paths already asked for, by slot: one per reference into a file.
-    paths: RefCell<HashMap<u32, Option<Arc<str>>>>,
+    paths: RefCell<FxHashMap<u32, Option<Arc<str>>>>,
 }
 
 // SAFETY: a database handle must not be used from two threads at once,

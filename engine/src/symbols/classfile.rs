@@ -242,7 +242,7 @@ pub struct ClassPath {
     /// name.
     classes: Vec<LibraryClass>,
     n_jdk_classes: usize,
-    by_canonical: HashMap<Box<str>, u32>,
+    by_canonical: rustc_hash::FxHashMap<Box<str>, u32>,
     /// What each class parsed to, once asked for; `None` for a class file
     /// that could not be read.
     loaded: Vec<OnceLock<Option<Arc<ClassSig>>>>,
@@ -262,7 +262,7 @@ impl ClassPath {
             archives: Vec::new(),
             classes: Vec::new(),
             n_jdk_classes: 0,
-            by_canonical: HashMap::new(),
+            by_canonical: Default::default(),
             loaded: Vec::new(),
         };
         if let Some((archive_of, jmods)) = jdk.class_file_archives() {
