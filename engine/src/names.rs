@@ -216,46 +216,41 @@ impl TypeUniverse {
 /// anonymous classes, and members of those, have none).
 pub fn canonical_name(facts: &FileFacts, index: u32) -> Option<String> {
     let element = &facts.elements[index as usize];
-    if !element.kind.is_type() || element.kind == ElementKind::AnonymousClass || element.is_local {
-        return None;
-    }
-    if element.parent == NO_ELEMENT {
-        return Some(match &facts.package {
-            Some(package) => format!("{package}.{}", element.name),
-            None => element.name.clone(),
-        });
-    }
-    let outer = canonical_name(facts, element.parent)?;
-    Some(format!("{outer}.{}", element.name))
+    extend_canonical(facts, element, |parent| canonical_name(facts, parent))
 }
 
 /// [`canonical_name`] of every element of `facts`, by element index. An
 /// element comes after its parent, whose name it extends.
 pub(crate) fn canonical_names(facts: &FileFacts) -> Vec<Option<String>> {
     let mut names: Vec<Option<String>> = Vec::with_capacity(facts.elements.len());
-    for (index, element) in facts.elements.iter().enumerate() {
-        let name = if !element.kind.is_type()
-            || element.kind == ElementKind::AnonymousClass
-            || element.is_local
-        {
-            None
-        } else if element.parent == NO_ELEMENT {
-            Some(match &facts.package {
-                Some(package) => join_name(package, &element.name),
-                None => element.name.clone(),
-            })
-        } else {
-            match names.get(element.parent as usize) {
-                Some(outer) => outer
-                    .as_deref()
-                    .map(|outer| join_name(outer, &element.name)),
-                // Not in document order: a record from elsewhere.
-                None => canonical_name(facts, index as u32),
-            }
-        };
+    for element in &facts.elements {
+        let name = extend_canonical(facts, element, |parent| match names.get(parent as usize) {
+            Some(outer) => outer.clone(),
+            // Not in document order: a record from elsewhere.
+            None => canonical_name(facts, parent),
+        });
         names.push(name);
     }
     names
+}
+
+/// The canonical name of `element`, given `outer`, which tells that of
+/// its parent element when it has one.
+fn extend_canonical(
+    facts: &FileFacts,
+    element: &crate::facts::Element,
+    outer: impl FnOnce(u32) -> Option<String>,
+) -> Option<String> {
+    if !element.kind.is_type() || element.kind == ElementKind::AnonymousClass || element.is_local {
+        return None;
+    }
+    if element.parent == NO_ELEMENT {
+        return Some(match &facts.package {
+            Some(package) => join_name(package, &element.name),
+            None => element.name.clone(),
+        });
+    }
+    Some(join_name(&outer(element.parent)?, &element.name))
 }
 
 /// `outer.name`.
