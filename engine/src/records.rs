@@ -101,10 +101,10 @@ pub fn element_records(facts: &FileFacts, qualifier: &Qualifier) -> Vec<ElementR
         let element_id = match element.kind {
             kind if kind.is_type() => binary.clone(),
             ElementKind::Method | ElementKind::AnnotationElement | ElementKind::Constructor => {
-                format!("{binary}#{}({})", element.name, params.join(","))
+                crate::resolve::member_id(binary, &element.name, Some(&params))
             }
             ElementKind::Field | ElementKind::RecordComponent | ElementKind::EnumConstant => {
-                format!("{binary}#{}", element.name)
+                crate::resolve::member_id(binary, &element.name, None)
             }
             ElementKind::StaticInitializer | ElementKind::InstanceInitializer => match ordinal() {
                 1 => format!("{binary}#{}", element.name),
