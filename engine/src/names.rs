@@ -450,7 +450,7 @@ impl<'a> Qualifier<'a> {
                 current = self
                     .universe
                     .member_type(&current, segment, inherit)
-                    .unwrap_or_else(|| format!("{current}.{segment}"));
+                    .unwrap_or_else(|| join_name(&current, segment));
             }
             return Some(current);
         }
@@ -467,7 +467,7 @@ impl<'a> Qualifier<'a> {
                     current = self
                         .universe
                         .member_type(&current, segment, inherit)
-                        .unwrap_or_else(|| format!("{current}.{segment}"));
+                        .unwrap_or_else(|| join_name(&current, segment));
                 }
                 return Some(current);
             }
@@ -514,7 +514,7 @@ impl<'a> Qualifier<'a> {
         }
         // 3. The file's own package.
         let in_package = match &self.facts.package {
-            Some(package) => format!("{package}.{name}"),
+            Some(package) => join_name(package, name),
             None => name.to_string(),
         };
         if self.universe.contains(&in_package) {
@@ -522,7 +522,7 @@ impl<'a> Qualifier<'a> {
         }
         // 4. On-demand imports, of packages and of member types.
         for import in imports.iter().filter(|i| i.on_demand) {
-            let candidate = format!("{}.{name}", import.path);
+            let candidate = join_name(&import.path, name);
             if self.universe.contains(&candidate) {
                 return Some(candidate);
             }
@@ -531,7 +531,7 @@ impl<'a> Qualifier<'a> {
             }
         }
         // 5. `java.lang`.
-        let lang = format!("java.lang.{name}");
+        let lang = join_name("java.lang", name);
         if self.universe.contains(&lang) {
             return Some(lang);
         }

@@ -447,11 +447,10 @@ impl<'a> FileResolver<'a> {
     /// The element id of a method found by lookup, as element records
     /// and [`ResolvedRef::target_id`] spell it.
     fn method_id(&self, found: &Found) -> String {
-        format!(
-            "{}#{}({})",
-            found.class.sig.binary_name,
-            found.method().name,
-            self.erased_params(found).join(",")
+        super::member_id(
+            &found.class.sig.binary_name,
+            &found.method().name,
+            Some(&self.erased_params(found)),
         )
     }
 
