@@ -809,7 +809,7 @@ fn parse_blob(
     };
     Parsed::Facts {
         blob_id: file.blob_id,
-        payload: encode_facts(&facts),
+        payload: encode_facts(&facts, bytes.len()),
         stats,
     }
 }

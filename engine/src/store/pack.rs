@@ -42,9 +42,14 @@ pub struct PackLocation {
     pub len: u64,
 }
 
-/// Serializes facts into an aligned payload.
-pub fn encode_facts(facts: &FileFacts) -> rkyv::util::AlignedVec {
-    rkyv::to_bytes::<rancor::Error>(facts).expect("facts serialize: they hold only plain data")
+/// Serializes facts into an aligned payload, for a file of `source_len`
+/// bytes. The buffer starts at the size facts usually come to (1.5 times
+/// their source: the JDK's 202 MB of sources give 294 MB of facts), so it
+/// seldom grows: growing by doubling copied about nine times per file.
+pub fn encode_facts(facts: &FileFacts, source_len: usize) -> rkyv::util::AlignedVec {
+    let buffer = rkyv::util::AlignedVec::with_capacity(source_len + source_len / 2);
+    rkyv::api::high::to_bytes_in::<_, rancor::Error>(facts, buffer)
+        .expect("facts serialize: they hold only plain data")
 }
 
 /// Appends records to the pack.
