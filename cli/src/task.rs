@@ -125,7 +125,8 @@ pub fn index_progress(event: Progress) {
         Progress::WaitingForLock { pid } => {
             eprintln!("refscope: the store is being written by process {pid}; waiting for it")
         }
-        Progress::Phase { name: "finish", .. } => eprintln!("refscope: indexing: finish"),
+        // A phase with no files to count (`finish`) is named alone.
+        Progress::Phase { name, total: 0 } => eprintln!("refscope: indexing: {name}"),
         Progress::Phase { name, total } => eprintln!("refscope: indexing: {name} ({total} files)"),
         Progress::Advance(_) => {}
         Progress::NoJdk => {
