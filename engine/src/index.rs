@@ -283,6 +283,7 @@ impl<'s> Indexer<'s> {
         let mut pack = PackWriter::open(&store.pack_path(), store.committed_pack_len()?)?;
         let reader_spec = source.reader_spec();
         let verify_content = revision.kind == RevisionKind::WorkTree;
+        let prefetched = revision.prefetched.as_deref();
         let mut n_parsed = new_files.len() as u64;
         let mut insert = tx
             .prepare_cached(
@@ -295,12 +296,17 @@ impl<'s> Indexer<'s> {
             &pool,
             &new_files,
             || reader_spec.open(),
-            |reader, file| match reader {
-                Ok(reader) => parse_blob(reader, file, verify_content),
-                Err(e) => Parsed::Skipped {
-                    blob_id: file.blob_id,
-                    reason: e.to_string(),
-                },
+            |reader, file| {
+                if let Some(bytes) = prefetched.and_then(|p| p.take(&file.blob_id)) {
+                    return parse_bytes(file, bytes);
+                }
+                match reader {
+                    Ok(reader) => parse_blob(reader, file, verify_content),
+                    Err(e) => Parsed::Skipped {
+                        blob_id: file.blob_id,
+                        reason: e.to_string(),
+                    },
+                }
             },
             |parsed| {
                 match parsed {
@@ -792,6 +798,11 @@ fn parse_blob(
             reason: "changed while being indexed".into(),
         };
     }
+    parse_bytes(file, bytes)
+}
+
+/// Extracts the facts of `bytes`, the content of blob `file.blob_id`.
+fn parse_bytes(file: &crate::source::SourceFile, bytes: Vec<u8>) -> Parsed {
     if looks_binary(&bytes) {
         return Parsed::Skipped {
             blob_id: file.blob_id,

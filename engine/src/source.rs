@@ -3,9 +3,11 @@
 //! files are hashed the way git hashes blobs, so the same content has the
 //! same id everywhere and its facts are shared.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::error::Error;
 
@@ -98,6 +100,51 @@ pub struct Revision {
     pub files: Vec<SourceFile>,
     /// Files left out, with why.
     pub skipped: Vec<(String, String)>,
+    /// Contents read while the files were listed (a directory's files are
+    /// read to be hashed), for the indexer to parse instead of reading
+    /// them again.
+    pub prefetched: Option<Arc<Prefetched>>,
+}
+
+/// File contents read while a directory's files were listed and hashed,
+/// by blob id: each is handed out once ([`Self::take`]), so the indexer
+/// reads and hashes a file once, and its memory goes with its parse.
+/// Bounded by [`PREFETCH_BUDGET`]; the files beyond it are read again.
+#[derive(Default)]
+pub struct Prefetched {
+    contents: HashMap<BlobId, Mutex<Option<Vec<u8>>>>,
+}
+
+/// At most this many bytes of file contents are kept from a directory's
+/// listing for the parse (the JDK's 15,132 source files hold 202 MB).
+pub const PREFETCH_BUDGET: u64 = 256 << 20;
+
+impl Prefetched {
+    /// The content of blob `blob_id`, if it was kept and not taken yet.
+    /// It is the content the blob id was computed from.
+    pub fn take(&self, blob_id: &BlobId) -> Option<Vec<u8>> {
+        self.contents
+            .get(blob_id)?
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+    }
+
+    /// How many contents are kept.
+    pub fn len(&self) -> usize {
+        self.contents.len()
+    }
+
+    /// Whether none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.contents.is_empty()
+    }
+}
+
+impl fmt::Debug for Prefetched {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Prefetched({} files)", self.contents.len())
+    }
 }
 
 /// Where sources are read from.
@@ -408,6 +455,34 @@ fn is_java_path(path: &str) -> bool {
     path.ends_with(".java")
 }
 
+/// The content of the file at `path`, or `None` if it is larger than `max`
+/// bytes (then it is not read, unless it grew past `max` meanwhile).
+fn read_at_most(path: &Path, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read as _;
+    let mut file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len();
+    if len > max {
+        return Ok(None);
+    }
+    // Read by hand: `read_to_end` would ask for the length again.
+    let mut bytes = vec![0; len as usize];
+    let mut filled = 0;
+    while filled < bytes.len() {
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.truncate(filled);
+    // Grown since its length was taken: the rest too, up to the limit.
+    if filled == bytes.len() {
+        file.take(max + 1 - filled as u64).read_to_end(&mut bytes)?;
+    }
+    Ok((bytes.len() as u64 <= max).then_some(bytes))
+}
+
 fn git_revision(
     repo: &git2::Repository,
     root: &Path,
@@ -501,11 +576,15 @@ fn git_revision(
         branch,
         files,
         skipped,
+        prefetched: None,
     })
 }
 
 fn directory_revision(root: &Path, limits: &SourceLimits) -> Result<Revision, Error> {
-    Ok(WorkTree::scan(root, limits).revision())
+    let (tree, prefetched) = WorkTree::scan_keeping(root, limits, PREFETCH_BUDGET);
+    let mut revision = tree.revision();
+    revision.prefetched = Some(Arc::new(prefetched));
+    Ok(revision)
 }
 
 /// The Java files of a directory on disk, kept current path by path: after
@@ -522,14 +601,20 @@ impl WorkTree {
     /// Lists and hashes every Java file under `root` (not `.git` or
     /// `.refscope`); files that cannot be read are kept as skipped.
     pub fn scan(root: &Path, limits: &SourceLimits) -> Self {
+        Self::scan_keeping(root, limits, 0).0
+    }
+
+    /// [`Self::scan`], keeping the contents read to hash the files, up to
+    /// `budget` bytes in all.
+    pub fn scan_keeping(root: &Path, limits: &SourceLimits, budget: u64) -> (Self, Prefetched) {
         let mut tree = Self {
             root: root.to_path_buf(),
             limits: limits.clone(),
             files: BTreeMap::new(),
             skipped: BTreeMap::new(),
         };
-        tree.rescan(root.to_path_buf(), String::new());
-        tree
+        let prefetched = tree.rescan(root.to_path_buf(), String::new(), budget);
+        (tree, prefetched)
     }
 
     /// The directory.
@@ -564,10 +649,10 @@ impl WorkTree {
                     } else {
                         format!("{rel}/")
                     };
-                    self.rescan(path.clone(), prefix);
+                    self.rescan(path.clone(), prefix, 0);
                 }
                 Ok(meta) if meta.is_file() && is_java_path(&rel) => {
-                    self.add_files(vec![(rel.clone(), path.clone(), meta.len())]);
+                    self.add_files(vec![(rel.clone(), path.clone())], 0);
                 }
                 _ => {}
             }
@@ -610,6 +695,7 @@ impl WorkTree {
             branch: None,
             files,
             skipped,
+            prefetched: None,
         }
     }
 
@@ -637,16 +723,18 @@ impl WorkTree {
     }
 
     /// Walks the directory `dir` (relative path `prefix`, ending in `/`
-    /// unless empty) and adds its Java files.
-    fn rescan(&mut self, dir: PathBuf, prefix: String) {
+    /// unless empty) and adds its Java files, keeping up to `budget` bytes
+    /// of their contents.
+    fn rescan(&mut self, dir: PathBuf, prefix: String, budget: u64) -> Prefetched {
+        use std::os::unix::fs::MetadataExt as _;
         let mut found = Vec::new();
-        // Directories already entered, by canonical path: a symlink loop
-        // is entered once.
-        let mut visited: HashSet<PathBuf> = HashSet::new();
+        // Directories already entered, by device and inode: a symlink
+        // loop is entered once.
+        let mut visited: HashSet<(u64, u64)> = HashSet::new();
         let mut pending: Vec<(PathBuf, String)> = vec![(dir, prefix)];
         while let Some((dir, prefix)) = pending.pop() {
-            let canonical = match std::fs::canonicalize(&dir) {
-                Ok(canonical) => canonical,
+            let identity = match std::fs::metadata(&dir) {
+                Ok(metadata) => (metadata.dev(), metadata.ino()),
                 Err(e) => {
                     // Removed while we walked, or unreadable: note it and
                     // go on.
@@ -657,7 +745,7 @@ impl WorkTree {
                     continue;
                 }
             };
-            if !visited.insert(canonical) {
+            if !visited.insert(identity) {
                 self.skipped.insert(
                     prefix.trim_end_matches('/').to_string(),
                     "directory already visited (symlink loop)".into(),
@@ -684,44 +772,71 @@ impl WorkTree {
                 }
                 let path = entry.path();
                 let rel = format!("{prefix}{name}");
-                let Ok(metadata) = std::fs::metadata(&path) else {
-                    self.skipped.insert(rel, "dangling symbolic link".into());
+                // The entry's type comes with the listing; only a symbolic
+                // link needs a call to learn what it points at.
+                let Ok(mut kind) = entry.file_type() else {
                     continue;
                 };
-                if metadata.is_dir() {
+                if kind.is_symlink() {
+                    match std::fs::metadata(&path) {
+                        Ok(metadata) => kind = metadata.file_type(),
+                        Err(_) => {
+                            self.skipped.insert(rel, "dangling symbolic link".into());
+                            continue;
+                        }
+                    }
+                }
+                if kind.is_dir() {
                     pending.push((path, format!("{rel}/")));
-                } else if metadata.is_file() && is_java_path(&name) {
-                    found.push((rel, path, metadata.len()));
+                } else if kind.is_file() && is_java_path(&name) {
+                    found.push((rel, path));
                 }
             }
         }
-        self.add_files(found);
+        self.add_files(found, budget)
     }
 
-    /// Hashes files (in parallel) and adds them, or records why not.
-    fn add_files(&mut self, found: Vec<(String, PathBuf, u64)>) {
+    /// Hashes files (in parallel) and adds them, or records why not;
+    /// keeps up to `budget` bytes of their contents.
+    fn add_files(&mut self, found: Vec<(String, PathBuf)>, budget: u64) -> Prefetched {
         use rayon::prelude::*;
         let max = self.limits.max_file_bytes;
-        let results: Vec<Result<SourceFile, (String, String)>> = found
+        let kept = AtomicU64::new(0);
+        // Whether `len` more bytes fit in the budget, counting them if so.
+        let keep = |len: u64| {
+            kept.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |total| {
+                (total + len <= budget).then_some(total + len)
+            })
+            .is_ok()
+        };
+        type Found = Result<(SourceFile, Option<Vec<u8>>), (String, String)>;
+        let results: Vec<Found> = found
             .into_par_iter()
             .with_max_len(1)
-            .map(|(rel, path, size)| {
-                if size > max {
-                    return Err((rel, format!("larger than {max} bytes")));
-                }
-                match std::fs::read(&path) {
-                    Ok(bytes) => Ok(SourceFile {
+            .map(|(rel, path)| match read_at_most(&path, max) {
+                Ok(None) => Err((rel, format!("larger than {max} bytes"))),
+                Ok(Some(bytes)) => {
+                    let file = SourceFile {
                         path: rel,
                         blob_id: BlobId::of_bytes(&bytes),
-                        size,
-                    }),
-                    Err(e) => Err((rel, format!("cannot read: {e}"))),
+                        size: bytes.len() as u64,
+                    };
+                    let bytes = keep(bytes.len() as u64).then_some(bytes);
+                    Ok((file, bytes))
                 }
+                Err(e) => Err((rel, format!("cannot read: {e}"))),
             })
             .collect();
+        let mut prefetched = Prefetched::default();
         for result in results {
             match result {
-                Ok(file) => {
+                Ok((file, bytes)) => {
+                    if let Some(bytes) = bytes {
+                        prefetched
+                            .contents
+                            .entry(file.blob_id)
+                            .or_insert(Mutex::new(Some(bytes)));
+                    }
                     self.files.insert(file.path.clone(), file);
                 }
                 Err((path, reason)) => {
@@ -729,6 +844,7 @@ impl WorkTree {
                 }
             }
         }
+        prefetched
     }
 }
 

@@ -332,6 +332,49 @@ fn plain_directory_with_symlink_loop_and_oversized_file() {
 }
 
 #[test]
+fn a_directory_is_indexed_as_it_was_listed() {
+    use refscope_engine::{IndexConfig, Indexer, WorkTree};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("src");
+    std::fs::create_dir_all(root.join("p")).unwrap();
+    let listed = "package p; class A { void m() {} void n() {} }";
+    std::fs::write(root.join("p/A.java"), listed).unwrap();
+    std::fs::write(root.join("p/B.java"), "package p; class B {}").unwrap();
+    let source = Source::open(&root).unwrap();
+    let limits = SourceLimits::default();
+
+    // Listing a directory reads its files to hash them; the index parses
+    // those contents, not the files as they are by then.
+    let revision = source.resolve_revision(None, &limits).unwrap();
+    let prefetched = revision.prefetched.as_ref().expect("contents kept");
+    assert_eq!(prefetched.len(), 2);
+    std::fs::write(root.join("p/A.java"), "package p; class A {}").unwrap();
+    let store = Store::open(&dir.path().join("store")).unwrap();
+    let summary = Indexer::new(&store, IndexConfig::default())
+        .index(&source, &revision, &mut |_| {})
+        .unwrap();
+    assert_eq!((summary.n_parsed, summary.n_skipped), (2, 0));
+    // A, m, n and B.
+    assert_eq!(summary.n_elements, 4);
+    // Each content is handed out once.
+    let a = &revision.files[0];
+    assert!(prefetched.take(&a.blob_id).is_none());
+
+    // Without kept contents the file is read again, and a file that
+    // changed since it was listed is left out rather than stored under
+    // the id of content it no longer has.
+    std::fs::write(root.join("p/A.java"), listed).unwrap();
+    std::fs::write(root.join("p/B.java"), "package p; class B { int f; }").unwrap();
+    let revision = WorkTree::scan(&root, &limits).revision();
+    assert!(revision.prefetched.is_none());
+    std::fs::write(root.join("p/B.java"), "package p; class B { long f; }").unwrap();
+    let summary = Indexer::new(&store, IndexConfig::default())
+        .index(&source, &revision, &mut |_| {})
+        .unwrap();
+    assert_eq!((summary.n_parsed, summary.n_skipped), (0, 1));
+}
+
+#[test]
 fn repository_without_commits() {
     let dir = tempfile::tempdir().unwrap();
     git2::Repository::init(dir.path()).unwrap();
