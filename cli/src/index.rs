@@ -86,7 +86,18 @@ pub fn run(args: IndexArgs) -> Result<()> {
     let mut indexer = Indexer::new(&store, config);
     let n_revs = revs.len();
     for (position, rev) in revs.iter().enumerate() {
+        let scan_started = (args.timings, std::time::Instant::now(), cpu_seconds());
         let revision = source.resolve_revision(rev.as_deref(), &limits)?;
+        if let (true, started, Some(before)) = scan_started
+            && let Some(now) = cpu_seconds()
+        {
+            let wall = started.elapsed().as_secs_f64();
+            eprintln!(
+                "refscope: phase scan: {wall:.2} s, {:.2} CPU-s ({:.2} cores busy)",
+                now - before,
+                (now - before) / wall.max(1e-9)
+            );
+        }
         let bar = ProgressBar::with_draw_target(
             None,
             if show_progress {
