@@ -134,7 +134,7 @@ struct BlobStats {
 enum Parsed {
     Facts {
         blob_id: BlobId,
-        payload: rkyv::util::AlignedVec,
+        payload: crate::store::EncodedFacts,
         stats: BlobStats,
     },
     Skipped {
@@ -224,7 +224,8 @@ impl<'s> Indexer<'s> {
             let mut lookup = tx
                 .prepare_cached(
                     "SELECT pack_offset, pack_len, n_elements, n_ref_sites, n_syntax_errors, \
-                     n_invalid_utf8_bytes, signature_digest FROM blobs WHERE blob_id = ?1",
+                     n_invalid_utf8_bytes, signature_digest, declarations_len \
+                     FROM blobs WHERE blob_id = ?1",
                 )
                 .map_err(db_error)?;
             for file in &revision.files {
@@ -237,6 +238,7 @@ impl<'s> Indexer<'s> {
                             location: Some(PackLocation {
                                 offset: r.get::<_, i64>(0)? as u64,
                                 len: r.get::<_, i64>(1)? as u64,
+                                declarations_len: r.get::<_, i64>(7)? as u64,
                             }),
                             n_elements: r.get::<_, i64>(2)? as u64,
                             n_ref_sites: r.get::<_, i64>(3)? as u64,
@@ -288,8 +290,8 @@ impl<'s> Indexer<'s> {
         let mut insert = tx
             .prepare_cached(
                 "INSERT INTO blobs (blob_id, pack_offset, pack_len, n_elements, n_ref_sites, \
-                 n_syntax_errors, n_invalid_utf8_bytes, signature_digest) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                 n_syntax_errors, n_invalid_utf8_bytes, signature_digest, declarations_len) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )
             .map_err(db_error)?;
         let write_result = produce_and_consume(
@@ -327,6 +329,7 @@ impl<'s> Indexer<'s> {
                                 stats.n_syntax_errors as i64,
                                 stats.n_invalid_utf8_bytes as i64,
                                 &stats.signature_digest[..],
+                                location.declarations_len as i64,
                             ])
                             .map_err(db_error)?;
                         blobs.insert(blob_id, stats);
@@ -820,7 +823,7 @@ fn parse_bytes(file: &crate::source::SourceFile, bytes: Vec<u8>) -> Parsed {
     };
     Parsed::Facts {
         blob_id: file.blob_id,
-        payload: encode_facts(&facts, bytes.len()),
+        payload: encode_facts(facts, bytes.len()),
         stats,
     }
 }
@@ -1112,27 +1115,35 @@ fn insert_rows<R, const N: usize>(
 /// targets on the JDK, written in the serial tail after resolution.
 fn intern_targets(tx: &rusqlite::Transaction, names: &[(&str, u32)]) -> rusqlite::Result<Vec<i64>> {
     let mut ids = vec![0i64; names.len()];
-    // One descent of the rowid B-tree; ids start at 1.
-    let last: i64 = tx.query_row("SELECT coalesce(max(id), 0) FROM targets", [], |r| r.get(0))?;
-    let mut new: Vec<(i64, &str)> = Vec::new();
+    // The table is keyed by name alone: the next id is kept in `meta`.
+    let next: i64 = tx.query_row(
+        "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'next_target_id'",
+        [],
+        |r| r.get(0),
+    )?;
+    let mut new: Vec<(&str, i64)> = Vec::new();
     let mut find = tx.prepare_cached("SELECT id FROM targets WHERE name = ?1")?;
     for &(name, number) in names {
-        let known = if last == 0 {
+        let known = if next == 1 {
             None
         } else {
             find.query_row(params![name], |r| r.get(0)).optional()?
         };
         ids[number as usize] = known.unwrap_or_else(|| {
-            let id = last + 1 + new.len() as i64;
-            new.push((id, name));
+            let id = next + new.len() as i64;
+            new.push((name, id));
             id
         });
     }
     insert_rows(
         tx,
-        "INSERT INTO targets (id, name) VALUES ",
+        "INSERT INTO targets (name, id) VALUES ",
         &new,
-        |(id, name)| [id as &dyn ToSql, name],
+        |(name, id)| [name as &dyn ToSql, id],
+    )?;
+    tx.execute(
+        "UPDATE meta SET value = ?1 WHERE key = 'next_target_id'",
+        params![(next + new.len() as i64).to_string()],
     )?;
     Ok(ids)
 }

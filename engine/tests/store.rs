@@ -76,6 +76,40 @@ fn second_revision_parses_only_new_blobs_and_reindexing_does_nothing() {
     // Without --rev: the newest indexed commit of the branch.
     let row = Snapshot::pick_revision(&store, Some(&source), None).unwrap();
     assert_eq!(row.name, second);
+
+    // A third revision references a target no earlier one did: it gets an
+    // id of its own, after those given before.
+    let calling = SHOP.replace(
+        "items.add(item);",
+        "items.add(item);\n        items.clear();",
+    );
+    commit(&repo, &[("src/com/acme/Shop.java", &calling)], "three");
+    index_head(dir.path(), &store);
+    let db = rusqlite_connection(&dir.path().join(".git/refscope"));
+    let (n, distinct, max): (i64, i64, i64) = db
+        .query_row(
+            "SELECT count(*), count(DISTINCT id), max(id) FROM targets",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!((distinct, max), (n, n), "ids 1..=n, each once");
+    let next: String = db
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'next_target_id'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(next, (n + 1).to_string());
+    let clear: i64 = db
+        .query_row(
+            "SELECT id FROM targets WHERE name = 'java.util.List#clear()'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(clear, n, "the newest target has the newest id");
 }
 
 /// Tables and indexes of the store in `dir`, with their SQL.

@@ -210,12 +210,15 @@ impl<'s> Snapshot<'s> {
     fn location(&self, file: &FileEntry) -> Result<PackLocation, Error> {
         self.store
             .db()
-            .prepare_cached("SELECT pack_offset, pack_len FROM blobs WHERE blob_id = ?1")
+            .prepare_cached(
+                "SELECT pack_offset, pack_len, declarations_len FROM blobs WHERE blob_id = ?1",
+            )
             .map_err(|e| self.db_error(e))?
             .query_row(params![&file.blob_id.0[..]], |r| {
                 Ok(PackLocation {
                     offset: r.get::<_, i64>(0)? as u64,
                     len: r.get::<_, i64>(1)? as u64,
+                    declarations_len: r.get::<_, i64>(2)? as u64,
                 })
             })
             .optional()

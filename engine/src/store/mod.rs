@@ -18,14 +18,14 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
-pub use pack::{PackLocation, PackReader, PackWriter, encode_facts};
+pub use pack::{EncodedFacts, PackLocation, PackReader, PackWriter, encode_facts};
 pub use writeback::{File as WritebackFile, Writeback};
 
 use crate::error::Error;
 
 /// The store format this build reads and writes. Bump it whenever the
 /// schema, the archived facts or the digests ([`crate::digest`]) change.
-pub const FORMAT_VERSION: u32 = 9;
+pub const FORMAT_VERSION: u32 = 10;
 
 const SCHEMA: &str = include_str!("schema.sql");
 
@@ -278,7 +278,8 @@ impl Store {
         .map_err(|e| self.classify(e))?;
         tx.execute_batch(SCHEMA).map_err(|e| self.classify(e))?;
         tx.execute(
-            "INSERT OR IGNORE INTO meta (key, value) VALUES ('format_version', ?1), ('pack_len', '0')",
+            "INSERT OR IGNORE INTO meta (key, value) VALUES ('format_version', ?1), ('pack_len', '0'), \
+             ('next_target_id', '1')",
             params![FORMAT_VERSION.to_string()],
         )
         .map_err(|e| self.classify(e))?;

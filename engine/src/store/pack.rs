@@ -5,14 +5,21 @@
 //!
 //! | bytes | what |
 //! | --- | --- |
-//! | 4 | magic `RSF1` |
+//! | 4 | magic `RSF2` |
 //! | 4 | payload length |
 //! | 4 | CRC-32 of the payload |
-//! | 4 | reserved, zero |
+//! | 4 | length of the payload's declarations part |
 //! | 20 | git blob id |
-//! | 12 | padding to 48 |
-//! | n | payload: [`FileFacts`] archived with rkyv |
+//! | 4 | CRC-32 of the declarations part |
+//! | 8 | padding to 48 |
+//! | n | payload: the declarations part, zeros to a multiple of 16, the body part |
 //! | 0–15 | padding to the next multiple of 16 |
+//!
+//! The two parts of a payload are each a [`FileFacts`]' fields archived
+//! with rkyv: the declarations part holds the package, imports, elements
+//! and line count, all that signatures and the type universe read
+//! ([`PackReader::declarations`]), and is read, checked and validated
+//! without the rest; the body part holds the reference sites and the rest.
 //!
 //! Offsets and lengths live in SQLite; bytes past the last committed record
 //! (left by a run that died before committing) are cut off by the next
@@ -26,10 +33,10 @@ use memmap2::Mmap;
 use rkyv::rancor;
 
 use crate::error::Error;
-use crate::facts::{ArchivedFileFacts, Element, FileFacts, Import};
+use crate::facts::{Diagnostics, Element, Expr, FileFacts, Import, LineRun, LocalVar, RefSite};
 use crate::source::BlobId;
 
-const MAGIC: &[u8; 4] = b"RSF1";
+const MAGIC: &[u8; 4] = b"RSF2";
 const HEADER_LEN: u64 = 48;
 const ALIGN: u64 = 16;
 
@@ -40,16 +47,139 @@ pub struct PackLocation {
     pub offset: u64,
     /// Length of the payload.
     pub len: u64,
+    /// Length of the payload's declarations part, which comes first.
+    pub declarations_len: u64,
+}
+
+/// The fields of [`FileFacts`] that [`PackReader::declarations`] reads.
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+struct DeclarationsPart {
+    package: Option<String>,
+    imports: Vec<Import>,
+    elements: Vec<Element>,
+    n_lines: u32,
+}
+
+/// The other fields of [`FileFacts`].
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+struct BodyPart {
+    ref_sites: Vec<RefSite>,
+    locals: Vec<LocalVar>,
+    exprs: Vec<Expr>,
+    returns: Vec<(u32, u32)>,
+    line_runs: Vec<LineRun>,
+    line_owners: Vec<u32>,
+    diagnostics: Diagnostics,
+}
+
+impl DeclarationsPart {
+    fn into_facts(self, body: Option<BodyPart>) -> FileFacts {
+        let Self {
+            package,
+            imports,
+            elements,
+            n_lines,
+        } = self;
+        let mut facts = FileFacts {
+            package,
+            imports,
+            elements,
+            n_lines,
+            ..FileFacts::default()
+        };
+        if let Some(BodyPart {
+            ref_sites,
+            locals,
+            exprs,
+            returns,
+            line_runs,
+            line_owners,
+            diagnostics,
+        }) = body
+        {
+            facts.ref_sites = ref_sites;
+            facts.locals = locals;
+            facts.exprs = exprs;
+            facts.returns = returns;
+            facts.line_runs = line_runs;
+            facts.line_owners = line_owners;
+            facts.diagnostics = diagnostics;
+        }
+        facts
+    }
+}
+
+/// A record's payload ([`encode_facts`]), ready for [`PackWriter::append`].
+pub struct EncodedFacts {
+    bytes: rkyv::util::AlignedVec,
+    declarations_len: usize,
+}
+
+impl EncodedFacts {
+    /// The payload's length.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Whether the payload is empty (it never is).
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+}
+
+/// Where the body part starts, after a declarations part of `len` bytes.
+fn body_start(declarations_len: usize) -> usize {
+    declarations_len.next_multiple_of(ALIGN as usize)
 }
 
 /// Serializes facts into an aligned payload, for a file of `source_len`
 /// bytes. The buffer starts at the size facts usually come to (1.5 times
 /// their source: the JDK's 202 MB of sources give 294 MB of facts), so it
 /// seldom grows: growing by doubling copied about nine times per file.
-pub fn encode_facts(facts: &FileFacts, source_len: usize) -> rkyv::util::AlignedVec {
+pub fn encode_facts(facts: FileFacts, source_len: usize) -> EncodedFacts {
+    // Every field goes to one part or the other: a new field fails here.
+    let FileFacts {
+        package,
+        imports,
+        elements,
+        ref_sites,
+        locals,
+        exprs,
+        returns,
+        line_runs,
+        line_owners,
+        n_lines,
+        diagnostics,
+    } = facts;
+    let declarations = DeclarationsPart {
+        package,
+        imports,
+        elements,
+        n_lines,
+    };
+    let body = BodyPart {
+        ref_sites,
+        locals,
+        exprs,
+        returns,
+        line_runs,
+        line_owners,
+        diagnostics,
+    };
+    let serialize_error = "facts serialize: they hold only plain data";
     let buffer = rkyv::util::AlignedVec::with_capacity(source_len + source_len / 2);
-    rkyv::api::high::to_bytes_in::<_, rancor::Error>(facts, buffer)
-        .expect("facts serialize: they hold only plain data")
+    let mut bytes = rkyv::api::high::to_bytes_in::<_, rancor::Error>(&declarations, buffer)
+        .expect(serialize_error);
+    let declarations_len = bytes.len();
+    // Relative pointers make an archive valid wherever it starts, given
+    // its alignment: the body part is archived after the first.
+    bytes.resize(body_start(declarations_len), 0);
+    let bytes =
+        rkyv::api::high::to_bytes_in::<_, rancor::Error>(&body, bytes).expect(serialize_error);
+    EncodedFacts {
+        bytes,
+        declarations_len,
+    }
 }
 
 /// Appends records to the pack.
@@ -94,14 +224,22 @@ impl PackWriter {
     }
 
     /// Appends one record and returns where it is.
-    pub fn append(&mut self, blob_id: &BlobId, payload: &[u8]) -> Result<PackLocation, Error> {
+    pub fn append(
+        &mut self,
+        blob_id: &BlobId,
+        encoded: &EncodedFacts,
+    ) -> Result<PackLocation, Error> {
+        let payload = &encoded.bytes[..];
+        let declarations = &payload[..encoded.declarations_len];
         let offset = self.position;
         debug_assert_eq!(offset % ALIGN, 0);
         let mut header = [0u8; HEADER_LEN as usize];
         header[0..4].copy_from_slice(MAGIC);
         header[4..8].copy_from_slice(&(payload.len() as u32).to_le_bytes());
         header[8..12].copy_from_slice(&crc32fast::hash(payload).to_le_bytes());
+        header[12..16].copy_from_slice(&(declarations.len() as u32).to_le_bytes());
         header[16..36].copy_from_slice(&blob_id.0);
+        header[36..40].copy_from_slice(&crc32fast::hash(declarations).to_le_bytes());
         let padding = (ALIGN - (payload.len() as u64 % ALIGN)) % ALIGN;
         let io = |e| Error::io(&self.path, e);
         self.out.write_all(&header).map_err(io)?;
@@ -113,6 +251,7 @@ impl PackWriter {
         Ok(PackLocation {
             offset,
             len: payload.len() as u64,
+            declarations_len: declarations.len() as u64,
         })
     }
 
@@ -206,24 +345,26 @@ impl PackReader {
         }
     }
 
-    /// Calls `read` with the validated archived facts of `blob_id`'s record
-    /// at `at`.
-    fn with_archived<R>(
+    /// Calls `read` with the payload of `blob_id`'s record at `at`, or
+    /// with its declarations part alone, once the header matches `at` and
+    /// the bytes their checksum.
+    fn with_payload<R>(
         &self,
         blob_id: &BlobId,
         at: PackLocation,
-        read: impl FnOnce(&ArchivedFileFacts) -> R,
+        part: Part,
+        read: impl FnOnce(&[u8]) -> Result<R, Error>,
     ) -> Result<R, Error> {
-        let corrupt = |message: String| Error::Corrupt {
-            path: self.path.parent().unwrap_or(&self.path).to_path_buf(),
-            message,
-        };
         let start = at.offset as usize;
+        let wanted = match part {
+            Part::Whole => at.len,
+            Part::Declarations => at.declarations_len.min(at.len),
+        };
         let end = start
             .saturating_add(HEADER_LEN as usize)
-            .saturating_add(at.len as usize);
+            .saturating_add(wanted as usize);
         let outside = || {
-            corrupt(format!(
+            self.corrupt(format!(
                 "record of blob {blob_id} at offset {start} lies outside the blob pack"
             ))
         };
@@ -233,18 +374,16 @@ impl PackReader {
         match &self.bytes {
             PackBytes::Mapped(map) => {
                 let record = map.get(start..end).ok_or_else(outside)?;
-                self.validated(blob_id, at, record, read)
+                read(self.checked(blob_id, at, part, record)?)
             }
             PackBytes::Read(vec) => {
                 let record = vec.get(start..end).ok_or_else(outside)?;
-                self.validated(blob_id, at, record, read)
+                read(self.checked(blob_id, at, part, record)?)
             }
             PackBytes::Unmapped(file) => READ_BUFFER.with(|buffer| {
                 use std::os::unix::fs::FileExt;
-                // A record's bytes are read into this thread's buffer: a
-                // fresh zeroed allocation per record cost more than the read
-                // (large ones come as new pages from the system each time).
-                // A nested read on this thread gets a buffer of its own.
+                // A `read` that reads the pack again on this thread gets a
+                // buffer of its own.
                 let mut own = None;
                 let mut shared = buffer.try_borrow_mut();
                 let buffer = match &mut shared {
@@ -260,70 +399,187 @@ impl PackReader {
                         std::io::ErrorKind::UnexpectedEof => outside(),
                         _ => Error::io(&self.path, e),
                     })?;
-                self.validated(blob_id, at, record, read)
+                read(self.checked(blob_id, at, part, record)?)
             }),
         }
     }
 
-    /// Checks `record` (header and payload) against what the database says
-    /// is at `at`, then calls `read` with its archived facts.
-    fn validated<R>(
+    /// The payload of `record` (header and payload, or header and
+    /// declarations part), once its header matches what the database says
+    /// is at `at` and the bytes their checksum.
+    fn checked<'r>(
         &self,
         blob_id: &BlobId,
         at: PackLocation,
-        record: &[u8],
-        read: impl FnOnce(&ArchivedFileFacts) -> R,
-    ) -> Result<R, Error> {
-        let corrupt = |message: String| Error::Corrupt {
-            path: self.path.parent().unwrap_or(&self.path).to_path_buf(),
-            message,
-        };
+        part: Part,
+        record: &'r [u8],
+    ) -> Result<&'r [u8], Error> {
         let start = at.offset;
         let (header, payload) = record.split_at(HEADER_LEN as usize);
-        let stored_len = u32::from_le_bytes(header[4..8].try_into().expect("4 bytes")) as u64;
-        let stored_crc = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
-        if &header[0..4] != MAGIC || stored_len != at.len || header[16..36] != blob_id.0 {
-            return Err(corrupt(format!(
+        let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("4 bytes"));
+        if &header[0..4] != MAGIC
+            || u64::from(word(4)) != at.len
+            || u64::from(word(12)) != at.declarations_len
+            || at.declarations_len > at.len
+            || header[16..36] != blob_id.0
+        {
+            return Err(self.corrupt(format!(
                 "record header of blob {blob_id} at offset {start} does not match"
             )));
         }
+        let stored_crc = match part {
+            Part::Whole => word(8),
+            Part::Declarations => word(36),
+        };
         if crc32fast::hash(payload) != stored_crc {
-            return Err(corrupt(format!(
+            return Err(self.corrupt(format!(
                 "record of blob {blob_id} at offset {start} fails its checksum"
             )));
         }
-        let archived = rkyv::access::<ArchivedFileFacts, rancor::Error>(payload)
-            .map_err(|e| corrupt(format!("record of blob {blob_id} does not validate: {e}")))?;
-        Ok(read(archived))
+        Ok(payload)
+    }
+
+    /// `bytes` validated as an archived `T`.
+    fn access<'b, T>(&self, blob_id: &BlobId, bytes: &'b [u8]) -> Result<&'b T, Error>
+    where
+        T: rkyv::Portable
+            + for<'a> rkyv::bytecheck::CheckBytes<rkyv::api::high::HighValidator<'a, rancor::Error>>,
+    {
+        rkyv::access::<T, rancor::Error>(bytes)
+            .map_err(|e| self.corrupt(format!("record of blob {blob_id} does not validate: {e}")))
+    }
+
+    fn corrupt(&self, message: String) -> Error {
+        Error::Corrupt {
+            path: self.path.parent().unwrap_or(&self.path).to_path_buf(),
+            message,
+        }
     }
 
     /// The declarations of a record: package, imports and elements, without
     /// reference sites, locals or the line table. Much cheaper than
-    /// [`Self::facts`] where only names are needed.
+    /// [`Self::facts`] where only names are needed: only the record's
+    /// declarations part is read.
     pub fn declarations(&self, blob_id: &BlobId, at: PackLocation) -> Result<FileFacts, Error> {
-        let deserialize_error = |e: rancor::Error| Error::Corrupt {
-            path: self.path.parent().unwrap_or(&self.path).to_path_buf(),
-            message: format!("record of blob {blob_id} does not deserialize: {e}"),
-        };
-        self.with_archived(blob_id, at, |archived| {
-            Ok(FileFacts {
-                package: rkyv::deserialize::<Option<String>, rancor::Error>(&archived.package)
-                    .map_err(deserialize_error)?,
-                imports: rkyv::deserialize::<Vec<Import>, rancor::Error>(&archived.imports)
-                    .map_err(deserialize_error)?,
-                elements: rkyv::deserialize::<Vec<Element>, rancor::Error>(&archived.elements)
-                    .map_err(deserialize_error)?,
-                n_lines: archived.n_lines.to_native(),
-                ..FileFacts::default()
-            })
-        })?
+        self.with_payload(blob_id, at, Part::Declarations, |payload| {
+            let archived = self.access::<ArchivedDeclarationsPart>(blob_id, payload)?;
+            let declarations = rkyv::deserialize::<DeclarationsPart, rancor::Error>(archived)
+                .expect("validated archives deserialize");
+            Ok(declarations.into_facts(None))
+        })
     }
 
     /// The facts of a record, deserialized.
     pub fn facts(&self, blob_id: &BlobId, at: PackLocation) -> Result<FileFacts, Error> {
-        self.with_archived(blob_id, at, |archived| {
-            rkyv::deserialize::<FileFacts, rancor::Error>(archived)
-                .expect("validated archives deserialize")
+        self.with_payload(blob_id, at, Part::Whole, |payload| {
+            let declarations_len = at.declarations_len as usize;
+            let body = payload.get(body_start(declarations_len)..).ok_or_else(|| {
+                self.corrupt(format!("record of blob {blob_id} has no body part"))
+            })?;
+            let declarations =
+                self.access::<ArchivedDeclarationsPart>(blob_id, &payload[..declarations_len])?;
+            let body = self.access::<ArchivedBodyPart>(blob_id, body)?;
+            let declarations = rkyv::deserialize::<DeclarationsPart, rancor::Error>(declarations)
+                .expect("validated archives deserialize");
+            let body = rkyv::deserialize::<BodyPart, rancor::Error>(body)
+                .expect("validated archives deserialize");
+            Ok(declarations.into_facts(Some(body)))
         })
+    }
+}
+
+/// Which bytes of a record a read needs.
+#[derive(Clone, Copy)]
+enum Part {
+    /// The whole payload.
+    Whole,
+    /// Its declarations part.
+    Declarations,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOURCE: &str = "package p;\n\
+        import java.util.List;\n\
+        class A {\n\
+            List<String> names;\n\
+            int size() { return names.size(); }\n\
+        }\n";
+
+    /// A pack with one record of [`SOURCE`]'s facts, and the facts.
+    fn one_record(dir: &Path) -> (PathBuf, BlobId, PackLocation, FileFacts) {
+        let facts = crate::extract::extract(SOURCE.as_bytes());
+        let blob_id = BlobId::of_bytes(SOURCE.as_bytes());
+        let path = dir.join("facts.pack");
+        let mut writer = PackWriter::open(&path, 0).unwrap();
+        let at = writer
+            .append(&blob_id, &encode_facts(facts.clone(), SOURCE.len()))
+            .unwrap();
+        writer.finish().unwrap();
+        (path, blob_id, at, facts)
+    }
+
+    #[test]
+    fn facts_and_declarations_read_back_from_their_parts() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, blob_id, at, facts) = one_record(dir.path());
+        assert!(at.declarations_len > 0 && at.declarations_len < at.len);
+        assert!(!facts.ref_sites.is_empty());
+        let expected_declarations = FileFacts {
+            package: facts.package.clone(),
+            imports: facts.imports.clone(),
+            elements: facts.elements.clone(),
+            n_lines: facts.n_lines,
+            ..FileFacts::default()
+        };
+        for reader in [
+            PackReader::open(&path).unwrap(),
+            PackReader::open_unmapped(&path).unwrap(),
+        ] {
+            assert_eq!(reader.facts(&blob_id, at).unwrap(), facts);
+            assert_eq!(
+                reader.declarations(&blob_id, at).unwrap(),
+                expected_declarations
+            );
+        }
+    }
+
+    #[test]
+    fn each_part_is_checked_on_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, blob_id, at, _) = one_record(dir.path());
+        let pristine = std::fs::read(&path).unwrap();
+        let payload = (at.offset + HEADER_LEN) as usize;
+        let flip = |at: usize| {
+            let mut bytes = pristine.clone();
+            bytes[at] ^= 0x5a;
+            std::fs::write(&path, bytes).unwrap();
+        };
+        let is_corrupt = |r: Result<FileFacts, Error>| matches!(r, Err(Error::Corrupt { .. }));
+
+        // A byte of the body: the whole facts fail, the declarations
+        // (which do not include it) still read.
+        flip(payload + body_start(at.declarations_len as usize) + 4);
+        let reader = PackReader::open_unmapped(&path).unwrap();
+        assert!(is_corrupt(reader.facts(&blob_id, at)));
+        assert!(reader.declarations(&blob_id, at).is_ok());
+
+        // A byte of the declarations: both fail.
+        flip(payload + 4);
+        let reader = PackReader::open_unmapped(&path).unwrap();
+        assert!(is_corrupt(reader.facts(&blob_id, at)));
+        assert!(is_corrupt(reader.declarations(&blob_id, at)));
+
+        // A location whose declarations length disagrees with the header.
+        std::fs::write(&path, &pristine).unwrap();
+        let reader = PackReader::open_unmapped(&path).unwrap();
+        let wrong = PackLocation {
+            declarations_len: at.declarations_len - 16,
+            ..at
+        };
+        assert!(is_corrupt(reader.declarations(&blob_id, wrong)));
+        assert!(reader.declarations(&blob_id, at).is_ok());
     }
 }

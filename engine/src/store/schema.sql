@@ -13,6 +13,8 @@ CREATE TABLE IF NOT EXISTS blobs (
     blob_id              BLOB PRIMARY KEY,
     pack_offset          INTEGER NOT NULL,
     pack_len             INTEGER NOT NULL,
+    -- Length of the record's declarations part (see store/pack.rs).
+    declarations_len     INTEGER NOT NULL,
     n_elements           INTEGER NOT NULL,
     n_ref_sites          INTEGER NOT NULL,
     n_syntax_errors      INTEGER NOT NULL,
@@ -117,11 +119,12 @@ CREATE TABLE IF NOT EXISTS elements (
 CREATE INDEX IF NOT EXISTS elements_by_id ON elements (element_id);
 
 -- Element ids that references and override links point at (methods,
--- fields, constructors, types), interned.
+-- fields, constructors, types), interned. Looked up by name only, so keyed
+-- by it: one B-tree. Ids are given in order from meta's next_target_id.
 CREATE TABLE IF NOT EXISTS targets (
-    id   INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE
-);
+    name TEXT PRIMARY KEY,
+    id   INTEGER NOT NULL
+) WITHOUT ROWID;
 
 -- The global reference index: which units reference a target. A
 -- revision's callers of X are the sites targeting X in the units of its
