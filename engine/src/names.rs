@@ -377,14 +377,18 @@ impl<'a> Qualifier<'a> {
             if depth >= MAX_BOUND_DEPTH {
                 return format!("java.lang.Object{dims}");
             }
-            let erased_bound = match bound {
+            let mut erased_bound = match bound {
                 Some(bound) => self.qualify_bounded(declaring, bound, depth + 1),
                 None => "java.lang.Object".to_string(),
             };
-            return format!("{erased_bound}{dims}");
+            erased_bound.push_str(dims);
+            return erased_bound;
         }
         match self.resolve_type_name(scope, base) {
-            Some(canonical) => format!("{canonical}{dims}"),
+            Some(mut canonical) => {
+                canonical.push_str(dims);
+                canonical
+            }
             None => erased.to_string(),
         }
     }

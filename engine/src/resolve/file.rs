@@ -244,7 +244,7 @@ impl<'a> FileResolver<'a> {
                         (&**name != OBJECT)
                             .then(|| self.table.get(name))
                             .flatten()
-                            .map(|e| e.sig.binary_name.to_string())
+                            .map(|e| String::from(&*e.sig.binary_name))
                     })
                     .collect();
                 targets.dedup();
@@ -386,8 +386,8 @@ impl<'a> FileResolver<'a> {
             }
             Target::Field { class, index } => {
                 let field = &class.sig.fields[*index];
-                out.owner = class.sig.binary_name.to_string();
-                out.name = field.name.to_string();
+                out.owner = String::from(&*class.sig.binary_name);
+                out.name = String::from(&*field.name);
                 out.is_static = field.flags & flags::STATIC != 0;
                 out.confidence = self.certain(class);
                 if let Some(d) = field.decl {
@@ -398,7 +398,7 @@ impl<'a> FileResolver<'a> {
             }
             Target::AnonymousInterface(class) => {
                 out.name = site_name();
-                out.owner = class.sig.binary_name.to_string();
+                out.owner = String::from(&*class.sig.binary_name);
                 out.confidence = self.certain(class);
                 out.implicit = true;
                 if let Some(d) = class.sig.decl {
@@ -413,8 +413,8 @@ impl<'a> FileResolver<'a> {
                 alternatives,
             } => {
                 let m = found.method();
-                out.owner = found.class.sig.binary_name.to_string();
-                out.name = m.name.to_string();
+                out.owner = String::from(&*found.class.sig.binary_name);
+                out.name = String::from(&*m.name);
                 out.params = self.erased_params(found);
                 out.is_static = m.flags & flags::STATIC != 0;
                 out.implicit = m.flags & flags::IMPLICIT != 0;
@@ -456,7 +456,7 @@ impl<'a> FileResolver<'a> {
 
     fn erased_params(&self, found: &Found) -> Vec<String> {
         if let Some(erased) = found.class.erased_params.get(found.index) {
-            return erased.iter().map(|s| s.to_string()).collect();
+            return erased.iter().map(|s| String::from(&**s)).collect();
         }
         let m = found.method();
         let scopes = [

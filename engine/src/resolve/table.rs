@@ -374,7 +374,7 @@ impl<'s> SymbolTable<'s> {
     /// The path of file `file` of the table.
     pub fn path_of(&self, file: u32) -> Option<String> {
         match self.external {
-            Some(external) => external.path(file).map(|p| p.to_string()),
+            Some(external) => external.path(file).map(|p| String::from(&*p)),
             None => self.paths.get(file as usize).cloned(),
         }
     }

@@ -55,7 +55,7 @@ impl Ty {
     pub(crate) fn erased_name(&self) -> String {
         match self {
             Ty::Prim(p) => p.as_str().to_string(),
-            Ty::Class(name, _) => name.to_string(),
+            Ty::Class(name, _) => String::from(&**name),
             Ty::Array(inner) => format!("{}[]", inner.erased_name()),
             _ => OBJECT.to_string(),
         }
