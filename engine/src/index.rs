@@ -1239,7 +1239,11 @@ impl UnitRows {
         deps_digest: [u8; 16],
     ) -> Self {
         let stored = resolution.to_stored();
-        let refs = rkyv::to_bytes::<rkyv::rancor::Error>(&stored).expect("resolutions serialize");
+        // Archived resolutions come to about 55 bytes per reference on the
+        // JDK: a buffer of that size spares the growth by doubling.
+        let buffer = rkyv::util::AlignedVec::with_capacity(64 * stored.n_refs() + 256);
+        let refs = rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(&stored, buffer)
+            .expect("resolutions serialize");
         let digest = unit_digest(blob_id, &records, &refs, &deps);
         let overrides = resolution
             .overrides

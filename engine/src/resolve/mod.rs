@@ -314,6 +314,11 @@ impl FileResolution {
 }
 
 impl StoredResolution {
+    /// How many reference sites it holds.
+    pub fn n_refs(&self) -> usize {
+        self.refs.len()
+    }
+
     /// The distinct ids (as [`ResolvedRef::target_id`] spells them) of what the resolved
     /// references point at, in no particular order; a target spelled alike
     /// from two stored targets (say, declared at two paths) may come twice.
