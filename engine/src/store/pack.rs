@@ -61,7 +61,7 @@ struct DeclarationsPart {
 }
 
 /// The other fields of [`FileFacts`].
-#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Default)]
 struct BodyPart {
     ref_sites: Vec<RefSite>,
     locals: Vec<LocalVar>,
@@ -72,40 +72,36 @@ struct BodyPart {
     diagnostics: Diagnostics,
 }
 
-impl DeclarationsPart {
-    fn into_facts(self, body: Option<BodyPart>) -> FileFacts {
-        let Self {
-            package,
-            imports,
-            elements,
-            n_lines,
-        } = self;
-        let mut facts = FileFacts {
-            package,
-            imports,
-            elements,
-            n_lines,
-            ..FileFacts::default()
-        };
-        if let Some(BodyPart {
-            ref_sites,
-            locals,
-            exprs,
-            returns,
-            line_runs,
-            line_owners,
-            diagnostics,
-        }) = body
-        {
-            facts.ref_sites = ref_sites;
-            facts.locals = locals;
-            facts.exprs = exprs;
-            facts.returns = returns;
-            facts.line_runs = line_runs;
-            facts.line_owners = line_owners;
-            facts.diagnostics = diagnostics;
-        }
-        facts
+/// The facts whose parts these are; a declarations read passes an empty
+/// body. (The inverse of the split in [`encode_facts`].)
+fn join(declarations: DeclarationsPart, body: BodyPart) -> FileFacts {
+    let DeclarationsPart {
+        package,
+        imports,
+        elements,
+        n_lines,
+    } = declarations;
+    let BodyPart {
+        ref_sites,
+        locals,
+        exprs,
+        returns,
+        line_runs,
+        line_owners,
+        diagnostics,
+    } = body;
+    FileFacts {
+        package,
+        imports,
+        elements,
+        ref_sites,
+        locals,
+        exprs,
+        returns,
+        line_runs,
+        line_owners,
+        n_lines,
+        diagnostics,
     }
 }
 
@@ -465,7 +461,7 @@ impl PackReader {
             let archived = self.access::<ArchivedDeclarationsPart>(blob_id, payload)?;
             let declarations = rkyv::deserialize::<DeclarationsPart, rancor::Error>(archived)
                 .expect("validated archives deserialize");
-            Ok(declarations.into_facts(None))
+            Ok(join(declarations, BodyPart::default()))
         })
     }
 
@@ -483,7 +479,7 @@ impl PackReader {
                 .expect("validated archives deserialize");
             let body = rkyv::deserialize::<BodyPart, rancor::Error>(body)
                 .expect("validated archives deserialize");
-            Ok(declarations.into_facts(Some(body)))
+            Ok(join(declarations, body))
         })
     }
 }
