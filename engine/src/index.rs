@@ -344,6 +344,10 @@ impl<'s> Indexer<'s> {
             },
         );
         drop(insert);
+        // Contents of blobs indexed before were listed but not parsed.
+        if let Some(prefetched) = prefetched {
+            prefetched.release();
+        }
         write_result?;
         let pack_len = pack.finish()?;
         tx.execute(

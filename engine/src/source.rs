@@ -130,7 +130,18 @@ impl Prefetched {
             .take()
     }
 
-    /// How many contents are kept.
+    /// Frees the contents not taken (blobs indexed before, which are not
+    /// parsed again).
+    pub fn release(&self) {
+        for content in self.contents.values() {
+            content
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+        }
+    }
+
+    /// How many contents were kept (taken or not).
     pub fn len(&self) -> usize {
         self.contents.len()
     }

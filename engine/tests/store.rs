@@ -394,6 +394,21 @@ fn a_directory_is_indexed_as_it_was_listed() {
     let a = &revision.files[0];
     assert!(prefetched.take(&a.blob_id).is_none());
 
+    // Contents of blobs indexed before are not parsed, and are freed
+    // after the parse all the same.
+    std::fs::write(root.join("p/A.java"), listed).unwrap();
+    std::fs::write(root.join("p/C.java"), "package p; class C {}").unwrap();
+    let revision = source.resolve_revision(None, &limits).unwrap();
+    let prefetched = revision.prefetched.as_ref().expect("contents kept");
+    assert_eq!(prefetched.len(), 3);
+    let summary = Indexer::new(&store, IndexConfig::default())
+        .index(&source, &revision, &mut |_| {})
+        .unwrap();
+    assert_eq!(summary.n_parsed, 1, "only C is new");
+    for file in &revision.files {
+        assert!(prefetched.take(&file.blob_id).is_none(), "{}", file.path);
+    }
+
     // Without kept contents the file is read again, and a file that
     // changed since it was listed is left out rather than stored under
     // the id of content it no longer has.
