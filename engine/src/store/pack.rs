@@ -111,18 +111,6 @@ pub struct EncodedFacts {
     declarations_len: usize,
 }
 
-impl EncodedFacts {
-    /// The payload's length.
-    pub fn len(&self) -> usize {
-        self.bytes.len()
-    }
-
-    /// Whether the payload is empty (it never is).
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-}
-
 /// Where the body part starts, after a declarations part of `len` bytes.
 fn body_start(declarations_len: usize) -> usize {
     declarations_len.next_multiple_of(ALIGN as usize)
