@@ -1,161 +1,215 @@
-//! The named children of a node, one at a time, for the extraction walk.
+//! The named children of a node, for the extraction walk.
 //!
-//! A [`tree_sitter::TreeCursor`] visits every child, anonymous tokens
-//! (`(`, `;`, `.`) included, and each step to a sibling costs several
-//! hundred instructions: it rebuilds its view of the parent every time.
-//! The walk needs named nodes only. A node with few children hands them out
-//! by index (`ts_node_named_child`, which counts from the first child each
-//! time: cheap while there are few); a node with many (a class body, a
-//! large array initializer) through a cursor, skipping anonymous ones.
+//! tree-sitter's API hands out a node's i-th named child, and the field it
+//! is in, by stepping over the i children before it every time, so visiting
+//! all of a node's children costs quadratic in their number (about 400
+//! instructions per child over the JDK, a twentieth of a whole index); a
+//! [`tree_sitter::TreeCursor`] steps linearly but costs as much per step.
+//! `children.c` walks a node's children once and writes every named child
+//! with its field, as those functions would give them.
 
-use tree_sitter::{Language, Node, TreeCursor};
+use std::marker::PhantomData;
+
+use tree_sitter::{Node, ffi};
 
 use super::kinds::FieldId;
 
-/// Up to this many children (anonymous ones included), named children
-/// are fetched by index: fetching child `i` steps over the `i` before
-/// it, so a node's children cost quadratic in their number, below a
-/// cursor's steps up to about here. Measured in instructions for a whole
-/// index (callgrind): over java/util, 0 (always a cursor), 20, 32, 64,
-/// 256 and 1000 gave 9.275, 8.736, 8.678, 8.680, 8.687 and 8.691 G; over
-/// javax/swing/text, 20 and 32 gave 3.979 and 3.933 G.
-const MAX_INDEXED_CHILDREN: usize = 32;
-
-/// The named children of one node, in order.
-pub(super) struct NamedChildren<'t> {
-    parent: Node<'t>,
-    how: How<'t>,
+/// One named child as `children.c` writes it.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct RawChild {
+    node: ffi::TSNode,
+    field: ffi::TSFieldId,
 }
 
-enum How<'t> {
-    /// The index of the next named child, and how many there are.
-    Indexed { next: u32, count: u32 },
-    /// A cursor on the child handed out last, if any yet.
-    Cursor {
-        cursor: TreeCursor<'t>,
-        started: bool,
-    },
+unsafe extern "C" {
+    /// Writes at most `capacity` named children of `parent` to `out` and
+    /// returns how many it has.
+    fn refscope_named_children(parent: ffi::TSNode, out: *mut RawChild, capacity: u32) -> u32;
 }
 
-impl<'t> NamedChildren<'t> {
-    /// The named children of `parent`, or `None` if it has none. A node
-    /// with many children borrows a cursor from `spare` (or makes one);
-    /// [`Self::recycle`] returns it.
-    pub(super) fn of(parent: Node<'t>, spare: &mut Vec<TreeCursor<'t>>) -> Option<Self> {
-        let count = parent.named_child_count();
-        if count == 0 {
-            return None;
+/// Appends the named children of `parent` to `out`.
+fn append_named_children(parent: Node<'_>, out: &mut Vec<RawChild>) {
+    let count = parent.named_child_count();
+    if count == 0 {
+        return;
+    }
+    out.reserve(count);
+    let start = out.len();
+    let capacity = u32::try_from(count).expect("a node has fewer than 2^32 children");
+    // SAFETY: `out` has room for `count` children past `start`; the
+    // function writes at most that many, fully initialized, and returns how
+    // many the node has, of which only those written are kept.
+    unsafe {
+        let total =
+            refscope_named_children(parent.into_raw(), out.as_mut_ptr().add(start), capacity);
+        debug_assert_eq!(total, capacity, "children.c counts as tree-sitter does");
+        out.set_len(start + total.min(capacity) as usize);
+    }
+}
+
+/// A child written for a node of the tree `'t`.
+fn node<'t>(child: &RawChild) -> Node<'t> {
+    // SAFETY: the raw node was written for a child of a node of the tree
+    // borrowed for `'t` (the only way a `RawChild` is made), so it points
+    // into that tree, which outlives `'t`.
+    unsafe { Node::from_raw(child.node) }
+}
+
+/// The named children of the nodes whose children the walk is visiting,
+/// innermost last: a stack of levels over one buffer.
+pub(super) struct Levels<'t> {
+    children: Vec<RawChild>,
+    /// Per level, where its children start in `children` and the index of
+    /// the next one to hand out. A level's children run to the end of the
+    /// buffer: the levels above it were closed before it goes on.
+    levels: Vec<(usize, usize)>,
+    tree: PhantomData<Node<'t>>,
+}
+
+impl<'t> Levels<'t> {
+    pub(super) fn new() -> Self {
+        Self {
+            children: Vec::new(),
+            levels: Vec::new(),
+            tree: PhantomData,
         }
-        let how = if parent.child_count() <= MAX_INDEXED_CHILDREN {
-            How::Indexed {
-                next: 0,
-                count: count as u32,
-            }
-        } else {
-            let cursor = match spare.pop() {
-                Some(mut cursor) => {
-                    cursor.reset(parent);
-                    cursor
-                }
-                None => parent.walk(),
-            };
-            How::Cursor {
-                cursor,
-                started: false,
-            }
-        };
-        Some(Self { parent, how })
     }
 
-    /// The next named child.
+    /// Opens a level for the named children of `parent`; `false`, and no
+    /// level, when it has none.
+    pub(super) fn open(&mut self, parent: Node<'t>) -> bool {
+        let start = self.children.len();
+        append_named_children(parent, &mut self.children);
+        if self.children.len() == start {
+            return false;
+        }
+        self.levels.push((start, start));
+        true
+    }
+
+    /// The next child of the innermost level, `None` when it has no more
+    /// (or there is no level).
     pub(super) fn next(&mut self) -> Option<Node<'t>> {
-        match &mut self.how {
-            How::Indexed { next, count } => {
-                if *next == *count {
-                    return None;
-                }
-                *next += 1;
-                self.parent.named_child(*next as usize - 1)
-            }
-            How::Cursor { cursor, started } => {
-                let mut moved = if *started {
-                    cursor.goto_next_sibling()
-                } else {
-                    *started = true;
-                    cursor.goto_first_child()
-                };
-                while moved {
-                    let node = cursor.node();
-                    if node.is_named() {
-                        return Some(node);
-                    }
-                    moved = cursor.goto_next_sibling();
-                }
-                None
-            }
+        let (_, next) = self.levels.last_mut()?;
+        let child = self.children.get(*next)?;
+        *next += 1;
+        Some(node(child))
+    }
+
+    /// The field of the innermost level's node that the child [`Self::next`]
+    /// handed out last is in, 0 for none (or before any).
+    pub(super) fn field(&self) -> FieldId {
+        match self.levels.last() {
+            Some(&(start, next)) if next > start => self.children[next - 1].field,
+            _ => 0,
         }
     }
 
-    /// The field of its parent that the child [`Self::next`] handed out
-    /// last is in, 0 for none.
-    pub(super) fn field(&self, fields: &FieldNames) -> FieldId {
-        match &self.how {
-            How::Indexed { next, .. } => self
-                .parent
-                .field_name_for_named_child(*next - 1)
-                .map_or(0, |name| fields.id(name)),
-            How::Cursor { cursor, .. } => cursor.field_id().map_or(0, |f| f.get()),
+    /// Closes the innermost level.
+    pub(super) fn close(&mut self) {
+        if let Some((start, _)) = self.levels.pop() {
+            self.children.truncate(start);
         }
     }
 
-    /// Gives a borrowed cursor back to `spare`.
-    pub(super) fn recycle(self, spare: &mut Vec<TreeCursor<'t>>) {
-        if let How::Cursor { cursor, .. } = self.how {
-            spare.push(cursor);
-        }
+    pub(super) fn is_empty(&self) -> bool {
+        self.levels.is_empty()
     }
 }
 
 /// The named children of `parent`, in order, comments included (like
-/// [`Node::named_children`], without a cursor for a node with few
-/// children).
+/// [`Node::named_children`], without a cursor).
 pub(crate) fn named_children(parent: Node<'_>) -> impl Iterator<Item = Node<'_>> {
-    let mut children = NamedChildren::of(parent, &mut Vec::new());
-    std::iter::from_fn(move || children.as_mut()?.next())
+    let mut children = Vec::new();
+    append_named_children(parent, &mut children);
+    children.into_iter().map(|child| node(&child))
 }
 
-/// The Java grammar's [`FieldNames`].
-pub(super) fn field_names() -> &'static FieldNames {
-    static NAMES: std::sync::OnceLock<FieldNames> = std::sync::OnceLock::new();
-    NAMES.get_or_init(|| FieldNames::new(&super::kinds::grammar().language))
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Field ids by field name. The names tree-sitter returns for a node's
-/// fields are the language's own strings, so the address of one finds its
-/// id without comparing text.
-pub(super) struct FieldNames {
-    by_address: rustc_hash::FxHashMap<usize, FieldId>,
-    language: Language,
-}
-
-impl FieldNames {
-    fn new(language: &Language) -> Self {
-        let by_address = (1..=language.field_count() as FieldId)
-            .filter_map(|id| {
-                let name = language.field_name_for_id(id)?;
-                Some((name.as_ptr() as usize, id))
-            })
-            .collect();
-        Self {
-            by_address,
-            language: language.clone(),
+    /// Every node's named children and their fields, as `children.c` gives
+    /// them and as tree-sitter's own functions give them by index.
+    fn check_every_node(source: &[u8]) -> usize {
+        let tree = super::super::parse_only(source).expect("the parser has a language");
+        let language = tree.language();
+        let mut checked = 0;
+        let mut cursor = tree.walk();
+        loop {
+            let node = cursor.node();
+            let mut levels = Levels::new();
+            let opened = levels.open(node);
+            assert_eq!(opened, node.named_child_count() > 0);
+            for i in 0..node.named_child_count() {
+                let expected = node.named_child(i).expect("i < named_child_count");
+                let got = levels.next().expect("as many children as tree-sitter counts");
+                assert_eq!(got, expected, "child {i} of {node:?}");
+                // Same subtree, alias and position.
+                assert_eq!(got.kind_id(), expected.kind_id());
+                assert_eq!(got.byte_range(), expected.byte_range());
+                assert_eq!(got.start_position(), expected.start_position());
+                assert_eq!(got.end_position(), expected.end_position());
+                let field = node
+                    .field_name_for_named_child(i as u32)
+                    .and_then(|name| language.field_id_for_name(name))
+                    .map_or(0, |id| id.get());
+                assert_eq!(levels.field(), field, "field of child {i} of {node:?}");
+                checked += 1;
+            }
+            assert_eq!(levels.next(), None);
+            let listed: Vec<_> = named_children(node).collect();
+            let expected: Vec<_> = (0..node.named_child_count())
+                .filter_map(|i| node.named_child(i))
+                .collect();
+            assert_eq!(listed, expected);
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    return checked;
+                }
+            }
         }
     }
 
-    fn id(&self, name: &str) -> FieldId {
-        match self.by_address.get(&(name.as_ptr() as usize)) {
-            Some(&id) => id,
-            None => self.language.field_id_for_name(name).map_or(0, |f| f.get()),
+    #[test]
+    fn children_and_fields_are_tree_sitters() {
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpora/fixtures");
+        let mut files = Vec::new();
+        let mut dirs = vec![std::path::PathBuf::from(fixtures)];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("fixtures are readable") {
+                let path = entry.expect("a directory entry").path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "java") {
+                    files.push(path);
+                }
+            }
         }
+        assert!(files.len() > 20, "the fixtures are there: {}", files.len());
+        let mut checked = 0;
+        for path in &files {
+            checked += check_every_node(&std::fs::read(path).expect("a fixture is readable"));
+        }
+        // Comments between children (extras), hidden nodes with fields,
+        // and a file tree-sitter recovers from errors in.
+        checked += check_every_node(
+            br#"
+            @interface A { int v() default 1; }
+            class B<T extends Comparable<? super T>> extends C implements D, /* c */ E {
+                int[] a = {1, /* x */ 2}, b[];
+                B(T t) { this.<T>m(t)::n; super(); }
+                void m() { for (var x : xs) switch (x) { case 1 -> f(); default -> { g(); } }
+                    Object o = (Runnable & java.io.Serializable) () -> {}; int y = o instanceof String s ? 1 : 2; }
+                record R(int x) { R { } }
+                void broken( { int = ; }
+            }
+            "#,
+        );
+        assert!(checked > 5_000, "{checked} children checked");
     }
 }

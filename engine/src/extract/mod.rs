@@ -24,7 +24,7 @@ use crate::facts::{
     Diagnostics, Element, ElementKind, Expr, ExprKind, ExprShape, FileFacts, Import, LocalVar,
     Modifiers, NO_ELEMENT, NO_EXPR, Param, Position, RefKind, RefSite, Span, TypeParam,
 };
-use children::{NamedChildren, named_children};
+use children::{Levels, named_children};
 use kinds::{FieldId, Grammar, grammar};
 use syntax::{
     SourceText, child_of_kind, erased_type, expr_shape, has_child_of_kind, receiver_text,
@@ -353,12 +353,10 @@ impl<'s, 't> Walker<'s, 't> {
     fn walk(&mut self, root: Node<'t>) {
         let roles = roles();
         let role_of = |kind: u16| roles.get(usize::from(kind)).copied();
-        let field_names = children::field_names();
         // Ancestors of the current node with their kinds, root first, and
         // the named children of each ancestor still to visit.
         let mut stack: Vec<(Node<'t>, u16)> = Vec::new();
-        let mut levels: Vec<NamedChildren<'t>> = Vec::new();
-        let mut spare_cursors = Vec::new();
+        let mut levels = Levels::new();
         if self.count_errors {
             self.count_syntax_errors(root);
         }
@@ -372,26 +370,18 @@ impl<'s, 't> Walker<'s, 't> {
                     && role.enter != Enter::Nothing
                 {
                     // Only identifiers and field accesses care which field
-                    // of their parent they are; finding it costs a lookup.
-                    let field = match (role.enter, levels.last()) {
-                        (Enter::Identifier | Enter::FieldAccess, Some(siblings)) => {
-                            siblings.field(field_names)
-                        }
+                    // of their parent they are.
+                    let field = match role.enter {
+                        Enter::Identifier | Enter::FieldAccess => levels.field(),
                         _ => 0,
                     };
                     self.enter(node, role.enter, stack.last().copied(), field);
                 }
                 self.note_doc(node, kind);
                 stack.push((node, kind));
-                let children = if role.is_some_and(|r| r.opaque) {
-                    None
-                } else {
-                    NamedChildren::of(node, &mut spare_cursors)
-                };
-                if let Some(mut children) = children {
+                if !role.is_some_and(|r| r.opaque) && levels.open(node) {
                     self.docs.push(None);
-                    next = children.next();
-                    levels.push(children);
+                    next = levels.next();
                     continue;
                 }
                 let (done, kind) = stack.pop().expect("walk stack holds the current node");
@@ -400,17 +390,14 @@ impl<'s, 't> Walker<'s, 't> {
             // The current node's subtree is done: on to its next sibling,
             // or up.
             loop {
-                let Some(siblings) = levels.last_mut() else {
+                if levels.is_empty() {
                     return;
-                };
-                next = siblings.next();
+                }
+                next = levels.next();
                 if next.is_some() {
                     break;
                 }
-                levels
-                    .pop()
-                    .expect("a level was there")
-                    .recycle(&mut spare_cursors);
+                levels.close();
                 self.docs.pop();
                 let (done, kind) = stack.pop().expect("walk stack holds the parent");
                 self.leave(done, role_of(kind).is_some_and(|r| r.links));
