@@ -38,16 +38,35 @@ static TSFieldId field_of(const TSLanguage *language, Subtree parent, uint32_t i
   return 0;
 }
 
-static uint32_t collect(
-  TSNode parent,
-  TSFieldId inherited,
-  RefscopeChild *out,
-  uint32_t at,
-  uint32_t capacity
-) {
+/* Where the children go: every named child, or only the first of one kind. */
+typedef struct {
+  RefscopeChild *out;
+  uint32_t capacity;
+  /* How many were found (written or not, past `capacity`). */
+  uint32_t found;
+  /* 0 for every named child; else the kind (public symbol) of the one
+   * child wanted, and the search ends at it. */
+  TSSymbol only;
+} Sink;
+
+/* Whether the search is over. */
+static bool take(Sink *sink, TSNode node, TSFieldId field) {
+  if (sink->only) {
+    if (ts_node_symbol(node) != sink->only) return false;
+    if (sink->capacity > 0) sink->out[0] = (RefscopeChild){node, field};
+    sink->found = 1;
+    return true;
+  }
+  if (sink->found < sink->capacity) sink->out[sink->found] = (RefscopeChild){node, field};
+  sink->found++;
+  return false;
+}
+
+/* Visits the named children of `parent`; whether the search is over. */
+static bool collect(TSNode parent, TSFieldId inherited, Sink *sink) {
   Subtree subtree = *(const Subtree *)parent.id;
   uint32_t count = ts_subtree_child_count(subtree);
-  if (count == 0) return at;
+  if (count == 0) return false;
   const TSTree *tree = parent.tree;
   const TSLanguage *language = tree->language;
   const TSSymbol *aliases = ts_language_alias_sequence(language, subtree.ptr->production_id);
@@ -72,27 +91,33 @@ static uint32_t collect(
     bool named = alias ? ts_language_symbol_metadata(language, alias).named
                        : ts_subtree_visible(*child) && ts_subtree_named(*child);
     if (named) {
-      if (at < capacity) {
-        TSFieldId field = 0;
-        if (!extra) {
-          field = field_of(language, subtree, structural - 1);
-          if (!field) field = inherited;
-        }
-        out[at].node = node;
-        out[at].field = field;
+      TSFieldId field = 0;
+      if (!extra) {
+        field = field_of(language, subtree, structural - 1);
+        if (!field) field = inherited;
       }
-      at++;
+      if (take(sink, node, field)) return true;
     } else if (ts_subtree_child_count(*child) > 0 && child->ptr->named_child_count > 0) {
       /* A hidden node: its named children are the parent's. */
       TSFieldId field = field_of(language, subtree, structural - 1);
-      at = collect(node, field ? field : inherited, out, at, capacity);
+      if (collect(node, field ? field : inherited, sink)) return true;
     }
   }
-  return at;
+  return false;
 }
 
 /* Writes the named children of `parent` to `out`, at most `capacity` of
  * them, and returns how many there are (`ts_node_named_child_count`). */
 uint32_t refscope_named_children(TSNode parent, RefscopeChild *out, uint32_t capacity) {
-  return collect(parent, 0, out, 0, capacity);
+  Sink sink = {out, capacity, 0, 0};
+  collect(parent, 0, &sink);
+  return sink.found;
+}
+
+/* Writes the first named child of `parent` of kind `kind` (a public
+ * symbol, as `ts_node_symbol` gives) to `out`; whether there is one. */
+bool refscope_named_child_of_kind(TSNode parent, TSSymbol kind, RefscopeChild *out) {
+  Sink sink = {out, 1, 0, kind};
+  collect(parent, 0, &sink);
+  return sink.found > 0;
 }

@@ -26,6 +26,14 @@ unsafe extern "C" {
     /// Writes at most `capacity` named children of `parent` to `out` and
     /// returns how many it has.
     fn refscope_named_children(parent: ffi::TSNode, out: *mut RawChild, capacity: u32) -> u32;
+
+    /// Writes the first named child of `parent` of kind `kind` to `out`;
+    /// whether there is one.
+    fn refscope_named_child_of_kind(
+        parent: ffi::TSNode,
+        kind: ffi::TSSymbol,
+        out: *mut RawChild,
+    ) -> bool;
 }
 
 /// Appends the named children of `parent` to `out`.
@@ -126,6 +134,31 @@ pub(crate) fn named_children(parent: Node<'_>) -> impl Iterator<Item = Node<'_>>
     children.into_iter().map(|child| node(&child))
 }
 
+/// The named children of `parent` in its field `field`, in order (like
+/// [`Node::children_by_field_id`] for a field that holds named nodes).
+pub(crate) fn named_children_in(
+    parent: Node<'_>,
+    field: FieldId,
+) -> impl Iterator<Item = Node<'_>> {
+    let mut children = Vec::new();
+    append_named_children(parent, &mut children);
+    children
+        .into_iter()
+        .filter(move |child| child.field == field)
+        .map(|child| node(&child))
+}
+
+/// The first named child of `parent` of kind `kind`.
+pub(crate) fn named_child_of_kind(parent: Node<'_>, kind: u16) -> Option<Node<'_>> {
+    let mut child = std::mem::MaybeUninit::<RawChild>::uninit();
+    // SAFETY: the function writes one child to `child` when it returns
+    // true, and nothing is read from it otherwise.
+    unsafe {
+        refscope_named_child_of_kind(parent.into_raw(), kind, child.as_mut_ptr())
+            .then(|| node(child.assume_init_ref()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,7 +177,9 @@ mod tests {
             assert_eq!(opened, node.named_child_count() > 0);
             for i in 0..node.named_child_count() {
                 let expected = node.named_child(i).expect("i < named_child_count");
-                let got = levels.next().expect("as many children as tree-sitter counts");
+                let got = levels
+                    .next()
+                    .expect("as many children as tree-sitter counts");
                 assert_eq!(got, expected, "child {i} of {node:?}");
                 // Same subtree, alias and position.
                 assert_eq!(got.kind_id(), expected.kind_id());
@@ -164,6 +199,22 @@ mod tests {
                 .filter_map(|i| node.named_child(i))
                 .collect();
             assert_eq!(listed, expected);
+            for child in &expected {
+                let first = expected.iter().find(|c| c.kind_id() == child.kind_id());
+                assert_eq!(named_child_of_kind(node, child.kind_id()), first.copied());
+            }
+            // No node has a kind past the grammar's last.
+            let no_kind = language.node_kind_count() as u16;
+            assert_eq!(named_child_of_kind(node, no_kind), None);
+            for field in 1..=language.field_count() as u16 {
+                let in_field: Vec<_> = named_children_in(node, field).collect();
+                let mut field_cursor = node.walk();
+                let expected: Vec<_> = node
+                    .children_by_field_id(std::num::NonZero::new(field).unwrap(), &mut field_cursor)
+                    .filter(|c| c.is_named())
+                    .collect();
+                assert_eq!(in_field, expected, "field {field} of {node:?}");
+            }
             if cursor.goto_first_child() {
                 continue;
             }

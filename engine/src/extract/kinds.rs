@@ -84,6 +84,7 @@ pub(crate) struct Fields {
     pub(crate) array: FieldId,
     pub(crate) type_arguments: FieldId,
     pub(crate) condition: FieldId,
+    pub(crate) declarator: FieldId,
 }
 
 impl Fields {
@@ -118,6 +119,7 @@ impl Fields {
             array: id("array"),
             type_arguments: id("type_arguments"),
             condition: id("condition"),
+            declarator: id("declarator"),
         }
     }
 }

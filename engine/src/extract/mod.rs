@@ -24,7 +24,7 @@ use crate::facts::{
     Diagnostics, Element, ElementKind, Expr, ExprKind, ExprShape, FileFacts, Import, LocalVar,
     Modifiers, NO_ELEMENT, NO_EXPR, Param, Position, RefKind, RefSite, Span, TypeParam,
 };
-use children::{Levels, named_children};
+use children::{Levels, named_children, named_children_in};
 use kinds::{FieldId, Grammar, grammar};
 use syntax::{
     SourceText, child_of_kind, erased_type, expr_shape, has_child_of_kind, receiver_text,
@@ -493,8 +493,7 @@ impl<'s, 't> Walker<'s, 't> {
             }
             Enter::LocalVariables => {
                 let type_node = node.child_by_field_id(self.g.fields.r#type);
-                let mut cursor = node.walk();
-                for declarator in node.children_by_field_name("declarator", &mut cursor) {
+                for declarator in named_children_in(node, self.g.fields.declarator) {
                     let name = declarator.child_by_field_id(self.g.fields.name);
                     let dims = declarator.child_by_field_id(self.g.fields.dimensions);
                     if let Some(local) = self.declare_local(name, type_node, dims) {
@@ -850,10 +849,7 @@ impl<'s, 't> Walker<'s, 't> {
         template.binary_name = owner;
         self.read_modifiers(node, &mut template);
         self.read_javadoc(&mut template);
-        let mut cursor = node.walk();
-        let declarators: Vec<Node<'t>> = node
-            .children_by_field_name("declarator", &mut cursor)
-            .collect();
+        let declarators: Vec<Node<'t>> = named_children_in(node, f.declarator).collect();
         let mut elements = Vec::with_capacity(declarators.len());
         let n = declarators.len();
         for (i, declarator) in declarators.into_iter().enumerate() {

@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::children::named_children;
+use super::children::named_child_of_kind;
 use super::kinds::Grammar;
 use crate::facts::{ExprShape, Position};
 
@@ -326,5 +326,5 @@ pub(crate) fn has_child_of_kind(node: Node, kind: u16) -> bool {
 /// The first child of `node` of named kind `kind` (the extractor's kinds
 /// are all named: anonymous children need not be looked at).
 pub(crate) fn child_of_kind(node: Node<'_>, kind: u16) -> Option<Node<'_>> {
-    named_children(node).find(|c| c.kind_id() == kind)
+    named_child_of_kind(node, kind)
 }
