@@ -15,6 +15,8 @@
  * exact tree-sitter version the workspace pins (see engine/build.rs).
  */
 
+#include <stddef.h>
+
 #include "tree_sitter/api.h"
 #include "language.h"
 #include "length.h"
@@ -120,4 +122,11 @@ bool refscope_named_child_of_kind(TSNode parent, TSSymbol kind, RefscopeChild *o
   Sink sink = {out, 1, 0, kind};
   collect(parent, 0, &sink);
   return sink.found > 0;
+}
+
+/* The layout of `RefscopeChild`, for a test that `RawChild` matches it:
+ * its size and the offset of `field`. */
+void refscope_child_layout(size_t layout[2]) {
+  layout[0] = sizeof(RefscopeChild);
+  layout[1] = offsetof(RefscopeChild, field);
 }

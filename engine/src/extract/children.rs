@@ -34,6 +34,11 @@ unsafe extern "C" {
         kind: ffi::TSSymbol,
         out: *mut RawChild,
     ) -> bool;
+
+    /// The size of the C struct [`RawChild`] mirrors and the offset of its
+    /// `field`.
+    #[cfg(test)]
+    fn refscope_child_layout(layout: *mut [usize; 2]);
 }
 
 /// Appends the named children of `parent` to `out`.
@@ -224,6 +229,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn raw_child_is_the_c_struct() {
+        let mut layout = [0; 2];
+        // SAFETY: the function writes two numbers to the array.
+        unsafe { refscope_child_layout(&mut layout) };
+        let rust = [
+            std::mem::size_of::<RawChild>(),
+            std::mem::offset_of!(RawChild, field),
+        ];
+        assert_eq!(rust, layout);
     }
 
     #[test]
