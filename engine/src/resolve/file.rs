@@ -95,6 +95,9 @@ pub(crate) struct FileResolver<'a> {
     /// Lookups repeat a lot within a file: memoized here.
     field_cache: RefCell<FxHashMap<Ty, FxHashMap<String, Option<FieldHit>>>>,
     subclass_cache: RefCell<SubclassCache>,
+    /// The type of `this` in each type element (`None` for other
+    /// elements): asked for at nearly every unqualified name.
+    this_types: Vec<Option<Ty>>,
 }
 
 type FieldHit = (Arc<ClassEntry>, usize, Subst);
@@ -182,6 +185,14 @@ impl<'a> FileResolver<'a> {
             depth: 0,
             field_cache: Default::default(),
             subclass_cache: Default::default(),
+            this_types: (0..facts.elements.len() as u32)
+                .map(|e| {
+                    facts.elements[e as usize]
+                        .kind
+                        .is_type()
+                        .then(|| Ty::class(&class_key(facts, e)))
+                })
+                .collect(),
         }
     }
 
@@ -519,11 +530,14 @@ impl<'a> FileResolver<'a> {
     }
 
     fn this_type(&self, type_element: u32) -> Ty {
-        Ty::Class(class_key(self.facts, type_element).into(), Arc::from([]))
+        match self.this_types.get(type_element as usize) {
+            Some(Some(ty)) => ty.clone(),
+            _ => Ty::class(&class_key(self.facts, type_element)),
+        }
     }
 
     fn type_ty(&self, key: &str) -> Ty {
-        Ty::Class(key.into(), Arc::from([]))
+        Ty::class(key)
     }
 
     fn unresolved() -> SiteResult {
@@ -1244,7 +1258,7 @@ impl<'a> FileResolver<'a> {
     fn constructors(&self, entry: &Arc<ClassEntry>, ty: &Ty) -> Vec<Found> {
         let args = match ty {
             Ty::Class(_, args) => args.clone(),
-            _ => Arc::from([]),
+            _ => Ty::no_args(),
         };
         let subst = self.table.class_subst(&entry.sig, &args);
         entry
@@ -1897,7 +1911,7 @@ impl<'a> FileResolver<'a> {
                         // Bounds naming the variable itself (`T extends
                         // Comparable<T>`) are erased raw.
                         match bound_sig {
-                            TypeSig::Class { name, .. } => Ty::Class(name, Arc::from([])),
+                            TypeSig::Class { name, .. } => Ty::Class(name, Ty::no_args()),
                             _ => Ty::object(),
                         }
                     }

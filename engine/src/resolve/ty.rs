@@ -31,13 +31,25 @@ pub(crate) enum Ty {
 pub(crate) const OBJECT: &str = "java.lang.Object";
 pub(crate) const STRING: &str = "java.lang.String";
 
+thread_local! {
+    /// Shared per thread, so making a type without arguments allocates
+    /// nothing for them (an empty `Arc<[Ty]>` is an allocation of its own).
+    static NO_ARGS: Arc<[Ty]> = Arc::from([]);
+    static OBJECT_TY: Ty = Ty::Class(OBJECT.into(), Ty::no_args());
+}
+
 impl Ty {
     pub(crate) fn class(name: &str) -> Self {
-        Ty::Class(name.into(), Arc::from([]))
+        Ty::Class(name.into(), Self::no_args())
+    }
+
+    /// Empty type arguments.
+    pub(crate) fn no_args() -> Arc<[Ty]> {
+        NO_ARGS.with(Arc::clone)
     }
 
     pub(crate) fn object() -> Self {
-        Self::class(OBJECT)
+        OBJECT_TY.with(Ty::clone)
     }
 
     pub(crate) fn class_name(&self) -> Option<&Arc<str>> {
@@ -122,6 +134,9 @@ impl SymbolTable<'_> {
         }
         match sig {
             TypeSig::Prim(p) => Ty::Prim(*p),
+            TypeSig::Class { name, args } if args.is_empty() => {
+                Ty::Class(name.clone(), Ty::no_args())
+            }
             TypeSig::Class { name, args } => {
                 let args: Vec<Ty> = args
                     .iter()
