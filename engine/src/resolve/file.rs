@@ -662,12 +662,12 @@ impl<'a> FileResolver<'a> {
         if candidates.is_empty() {
             return Self::unresolved();
         }
-        let site = &self.facts.ref_sites[index as usize];
+        let facts = self.facts;
+        let site = &facts.ref_sites[index as usize];
         let context = site.enclosing;
         self.hint_argument_targets(index, candidates);
         let args: Vec<Ty> = site
             .args
-            .clone()
             .iter()
             .map(|&e| self.arg_type(e, context))
             .collect();
@@ -918,8 +918,8 @@ impl<'a> FileResolver<'a> {
     /// type arguments, and lambda bodies), types lambda parameters and
     /// method references passed to it, and returns the call's type.
     fn infer_and_return(&mut self, index: u32, found: &Found, args: &[Ty]) -> Ty {
-        let m = found.method().clone();
-        let class_params = found.class.sig.type_params.clone();
+        let m = found.method();
+        let class_params = &found.class.sig.type_params;
         let site = &self.facts.ref_sites[index as usize];
         let context = site.enclosing;
         let mut holes = found.subst.clone();
@@ -1009,7 +1009,7 @@ impl<'a> FileResolver<'a> {
                 continue;
             };
             self.unify_from_argument(arg, &pattern, &mut bindings);
-            let target = self.fill_holes(&pattern, &bindings, &m, &class_params, &found.subst);
+            let target = self.fill_holes(&pattern, &bindings, m, class_params, &found.subst);
             let Some(sam) = self.table.functional_method(&target) else {
                 continue;
             };
