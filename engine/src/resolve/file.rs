@@ -1163,11 +1163,11 @@ impl<'a> FileResolver<'a> {
                         .table
                         .instantiate(&TypeSig::Var(var.into()), class_subst, &scopes);
                 }
-                let args: Vec<Ty> = args
+                let args: Arc<[Ty]> = args
                     .iter()
                     .map(|a| self.fill_holes(a, bindings, m, class_params, class_subst))
                     .collect();
-                Ty::Class(name.clone(), args.into())
+                Ty::Class(name.clone(), args)
             }
             Ty::Array(inner) => Ty::Array(Arc::new(self.fill_holes(
                 inner,

@@ -138,7 +138,8 @@ impl SymbolTable<'_> {
                 Ty::Class(name.clone(), Ty::no_args())
             }
             TypeSig::Class { name, args } => {
-                let args: Vec<Ty> = args
+                // Collected straight into the Arc: one allocation.
+                let args: Arc<[Ty]> = args
                     .iter()
                     .map(|a| match a {
                         TypeArg::Type(t) | TypeArg::Extends(t) => {
@@ -148,7 +149,7 @@ impl SymbolTable<'_> {
                         TypeArg::Any => Ty::object(),
                     })
                     .collect();
-                Ty::Class(name.clone(), args.into())
+                Ty::Class(name.clone(), args)
             }
             TypeSig::Array(inner) => Ty::Array(Arc::new(self.instantiate_depth(
                 inner,
