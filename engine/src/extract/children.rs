@@ -134,9 +134,7 @@ impl<'t> Levels<'t> {
 /// The named children of `parent`, in order, comments included (like
 /// [`Node::named_children`], without a cursor).
 pub(crate) fn named_children(parent: Node<'_>) -> impl Iterator<Item = Node<'_>> {
-    let mut children = Vec::new();
-    append_named_children(parent, &mut children);
-    children.into_iter().map(|child| node(&child))
+    listed(parent).map(|child| node(&child))
 }
 
 /// The named children of `parent` in its field `field`, in order (like
@@ -145,12 +143,16 @@ pub(crate) fn named_children_in(
     parent: Node<'_>,
     field: FieldId,
 ) -> impl Iterator<Item = Node<'_>> {
-    let mut children = Vec::new();
-    append_named_children(parent, &mut children);
-    children
-        .into_iter()
+    listed(parent)
         .filter(move |child| child.field == field)
         .map(|child| node(&child))
+}
+
+/// The named children of `parent` with their fields, in a buffer of their own.
+fn listed(parent: Node<'_>) -> std::vec::IntoIter<RawChild> {
+    let mut children = Vec::new();
+    append_named_children(parent, &mut children);
+    children.into_iter()
 }
 
 /// The first named child of `parent` of kind `kind`.
