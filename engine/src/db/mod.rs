@@ -454,6 +454,31 @@ impl Engine {
         let chunk_len = chunk_len.max(1);
         self.prepare(pool);
         let _shared = self.share_memos();
+        if memoize == Memoize::No {
+            // Nothing to evict between chunks: the workers go through the
+            // files without waiting for each other at the end of a chunk,
+            // and the chunks are made up as the files are resolved.
+            let handle = self.handle();
+            let mut chunk = Vec::with_capacity(chunk_len);
+            let mut first = 0;
+            crate::parallel::in_order(
+                pool,
+                files.len(),
+                chunk_len,
+                || handle.lock().expect("handle lock").clone(),
+                |db, at| queries::resolve_unmemoized(db, files[at]).map(|r| finish(at, r)),
+                |at, resolved| {
+                    chunk.push(resolved);
+                    if chunk.len() == chunk_len || at + 1 == files.len() {
+                        let full = std::mem::replace(&mut chunk, Vec::with_capacity(chunk_len));
+                        consume(first, full)?;
+                        first = at + 1;
+                    }
+                    Ok(())
+                },
+            )?;
+            return Ok(());
+        }
         for (index, chunk) in files.chunks(chunk_len).enumerate() {
             let first = index * chunk_len;
             let resolved =
