@@ -438,11 +438,10 @@ pub fn lookups_digest(
 ) -> [u8; 16] {
     let _resolving = table::ResolvingFile::enter(file);
     let mut digest = crate::digest::Digest128::new(b"lookups");
-    for name in names {
-        let name = name.as_ref();
+    table.lookup_digests(names, universe, |name, lookup| {
         digest.write_str(name);
-        digest.write(&table.lookup_digest(name, universe));
-    }
+        digest.write(lookup);
+    });
     digest.finish()
 }
 

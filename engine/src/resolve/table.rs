@@ -11,7 +11,7 @@ use crate::digest::Digest128;
 
 /// Method lookups by (source root of the asking file when the revision
 /// has duplicated classes, else 0; type; name).
-/// [`SymbolTable::lookup_digest`] answers by memo partition, then name
+/// [`SymbolTable::lookup_digests`] answers by memo partition, then name
 /// (two levels, so that a lookup needs no owned key).
 pub(crate) type LookupMemo = std::sync::RwLock<HashMap<u32, HashMap<Box<str>, [u8; 16]>>>;
 
@@ -59,7 +59,7 @@ impl ClassEntry {
 pub(crate) struct SharedMemos {
     /// Method lookups.
     pub(crate) methods: Arc<MethodMemo>,
-    /// [`SymbolTable::lookup_digest`].
+    /// [`SymbolTable::lookup_digests`].
     pub(crate) lookups: Arc<LookupMemo>,
     /// Class copies by key, for resolutions whose lookups the database
     /// need not record (not shared by partition: the copies are the same
@@ -137,7 +137,7 @@ pub struct SymbolTable<'s> {
     /// With an external source: memos shared with the tables of the
     /// revision's other files, and this file's partition of them.
     pub(crate) shared: Option<SharedMemos>,
-    /// [`Self::lookup_digest`] by (memo partition, name).
+    /// [`Self::lookup_digests`] by (memo partition, name).
     lookup_memo: Arc<LookupMemo>,
     /// Paths of the revision's files, by file index.
     pub paths: Vec<String>,
@@ -419,30 +419,62 @@ impl<'s> SymbolTable<'s> {
         self.roots.get(file as usize).map_or(0, |r| r + 1)
     }
 
-    /// A digest of what looking up `name` leads to for the file being
-    /// resolved on this thread: the signature of a source class (members,
-    /// types, supertypes, where it is declared — by path and signature
-    /// ordinal, not by line), a library class, or nothing; and whether the
-    /// type universe knows the name. Two revisions with equal digests for
-    /// every name a file looked up resolve that file alike.
-    pub(crate) fn lookup_digest(
+    /// Digests of what looking up each of `names` leads to for the file
+    /// being resolved on this thread, given to `each` in order: the
+    /// signature of a source class (members, types, supertypes, where it
+    /// is declared — by path and signature ordinal, not by line), a
+    /// library class, or nothing; and whether the type universe knows the
+    /// name. Two revisions with equal digests for every name a file looked
+    /// up resolve that file alike.
+    ///
+    /// The memo is read once and written once for all the names: a lock
+    /// per name, a million times over the JDK, kept the two workers
+    /// taking the memo's cache line from each other.
+    pub(crate) fn lookup_digests<N: AsRef<str>>(
         &self,
-        name: &str,
+        names: &[N],
         universe: &crate::names::TypeUniverse,
-    ) -> [u8; 16] {
+        mut each: impl FnMut(&str, &[u8; 16]),
+    ) {
         let partition = self.memo_partition();
-        let known = self
-            .lookup_memo
-            .read()
-            .expect("memo lock")
-            .get(&partition)
-            .and_then(|names| names.get(name).copied());
-        if let Some(known) = known {
-            // Another file may have computed it: this one depends on the
-            // name all the same.
-            self.replay_lookup(name);
-            return known;
+        let known: Vec<Option<[u8; 16]>> = {
+            let memo = self.lookup_memo.read().expect("memo lock");
+            let digests = memo.get(&partition);
+            names
+                .iter()
+                .map(|name| digests.and_then(|d| d.get(name.as_ref()).copied()))
+                .collect()
+        };
+        let mut new: Vec<(Box<str>, [u8; 16])> = Vec::new();
+        for (name, known) in names.iter().zip(known) {
+            let name = name.as_ref();
+            let digest = match known {
+                Some(digest) => {
+                    // Another file may have computed it: this one depends
+                    // on the name all the same.
+                    self.replay_lookup(name);
+                    digest
+                }
+                None => {
+                    let digest = self.compute_lookup_digest(name, universe);
+                    new.push((name.into(), digest));
+                    digest
+                }
+            };
+            each(name, &digest);
         }
+        if !new.is_empty() {
+            self.lookup_memo
+                .write()
+                .expect("memo lock")
+                .entry(partition)
+                .or_default()
+                .extend(new);
+        }
+    }
+
+    /// [`Self::lookup_digests`] of one name, without the memo.
+    fn compute_lookup_digest(&self, name: &str, universe: &crate::names::TypeUniverse) -> [u8; 16] {
         let mut digest = Digest128::new(b"lookup");
         digest.write_u32(u32::from(universe.get(name).is_some()));
         match self.get(name) {
@@ -453,14 +485,7 @@ impl<'s> SymbolTable<'s> {
             Some(_) => digest.write_u32(2),
             None => digest.write_u32(3),
         }
-        let digest = digest.finish();
-        self.lookup_memo
-            .write()
-            .expect("memo lock")
-            .entry(partition)
-            .or_default()
-            .insert(name.into(), digest);
-        digest
+        digest.finish()
     }
 
     fn write_class(&self, digest: &mut Digest128, entry: &ClassEntry) {
