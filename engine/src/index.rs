@@ -33,6 +33,7 @@ use crate::records::ElementRecord;
 use crate::resolve::{FileResolution, TrackedResolution};
 use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
 use crate::store::manifest::{delete_manifest, read_manifest, write_manifest};
+use crate::store::names::{decode_names, encode_names};
 use crate::store::{ElementIndex, PackLocation, PackReader, PackWriter, Store, encode_facts};
 use crate::symbols::classfile::ClassPath;
 
@@ -993,41 +994,23 @@ fn commit_so_far(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
 
 /// What the stored units of a revision link to, written once they are all
 /// stored ([`Links::write`]): the element ids that references and override
-/// links point at (`targets`), the postings and override links by target,
-/// and the names resolutions looked up (`dep_names`). Written sorted by
-/// key, so SQLite appends to its B-trees instead of inserting all over
+/// links point at (`targets`), and the postings and override links by
+/// target. Written sorted by key, so SQLite appends to its B-trees instead of inserting all over
 /// them; units are stored as they come.
 #[derive(Default)]
 struct Links {
     /// Target names, each with its number in this revision's links.
-    targets: rustc_hash::FxHashMap<String, u32>,
+    targets: HashMap<HashedName, u32, std::hash::BuildHasherDefault<HashPassed>>,
     /// (target number, unit).
     postings: Vec<(u32, i64)>,
     /// (target number, unit, element index).
     overrides: Vec<(u32, i64, u32)>,
-    /// Looked-up names with their ids, and whether they are written yet.
-    dep_names: rustc_hash::FxHashMap<Box<str>, (i64, bool)>,
 }
 
 impl Links {
-    fn target(&mut self, name: String) -> u32 {
+    fn target(&mut self, name: HashedName) -> u32 {
         let next = self.targets.len() as u32;
         *self.targets.entry(name).or_insert(next)
-    }
-
-    /// A looked-up name's id is a 64-bit hash of it, so adding one touches
-    /// only the integer key, not a text index. Two names with the same
-    /// hash keep the first one's row: a unit listing the second then reads
-    /// back a name it did not look up, its lookups digest differs, and it
-    /// is resolved again instead of reused. A lost reuse, never a wrong
-    /// one, and at these table sizes about as likely as a 64-bit collision.
-    fn dep_name(&mut self, name: &str) -> i64 {
-        if let Some(&(id, _)) = self.dep_names.get(name) {
-            return id;
-        }
-        let id = xxhash_rust::xxh3::xxh3_64(name.as_bytes()) as i64;
-        self.dep_names.insert(name.into(), (id, false));
-        id
     }
 
     /// Writes the links gathered so far, by key order.
@@ -1035,7 +1018,7 @@ impl Links {
         let mut names: Vec<(&str, u32)> = self
             .targets
             .iter()
-            .map(|(name, &number)| (name.as_str(), number))
+            .map(|(name, &number)| (name.name.as_str(), number))
             .collect();
         names.sort_unstable();
         let ids = intern_targets(tx, &names)?;
@@ -1066,21 +1049,56 @@ impl Links {
             |(target, unit, idx)| [target as &dyn ToSql, unit, idx],
         )?;
         self.targets.clear();
-        let mut new_dep_names: Vec<(i64, &str)> = Vec::new();
-        for (name, (id, written)) in &mut self.dep_names {
-            if !*written {
-                *written = true;
-                new_dep_names.push((*id, name));
-            }
-        }
-        new_dep_names.sort_unstable();
-        insert_rows(
-            tx,
-            "INSERT OR IGNORE INTO dep_names (id, name) VALUES ",
-            &new_dep_names,
-            |(id, name)| [id as &dyn ToSql, name],
-        )?;
         Ok(())
+    }
+}
+
+/// A target name with its hash, computed by the worker that resolved it,
+/// so that the single writer only compares names it already has.
+struct HashedName {
+    hash: u64,
+    name: String,
+}
+
+impl HashedName {
+    fn new(name: String) -> Self {
+        use std::hash::BuildHasher;
+        Self {
+            hash: rustc_hash::FxBuildHasher.hash_one(name.as_str()),
+            name,
+        }
+    }
+}
+
+impl PartialEq for HashedName {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash && self.name == other.name
+    }
+}
+
+impl Eq for HashedName {}
+
+impl std::hash::Hash for HashedName {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// The hasher of [`Links::targets`]: the key's hash is computed already.
+#[derive(Default)]
+struct HashPassed(u64);
+
+impl std::hash::Hasher for HashPassed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only HashedName is hashed with HashPassed");
+    }
+
+    fn write_u64(&mut self, hash: u64) {
+        self.0 = hash;
     }
 }
 
@@ -1157,37 +1175,26 @@ fn intern_targets(tx: &rusqlite::Transaction, names: &[(&str, u32)]) -> rusqlite
 type UnitLookups = (Vec<String>, [u8; 16]);
 
 /// The names each of `units` looked up (in the order they were digested)
-/// and the digest of what they led to then.
+/// and the digest of what they led to then. A unit whose list does not
+/// decode is left out: it is resolved again instead of reused.
 fn load_lookups(
     tx: &rusqlite::Transaction,
     units: impl Iterator<Item = i64>,
 ) -> rusqlite::Result<HashMap<i64, UnitLookups>> {
-    let mut names: HashMap<i64, String> = HashMap::new();
     let mut out = HashMap::new();
     let mut unit_lookups =
         tx.prepare_cached("SELECT deps, deps_digest FROM units WHERE id = ?1")?;
-    let mut name_of = tx.prepare_cached("SELECT name FROM dep_names WHERE id = ?1")?;
     for unit in units {
         if out.contains_key(&unit) {
             continue;
         }
-        let (ids, digest): (Vec<u8>, Vec<u8>) =
+        let (names, digest): (Vec<u8>, Vec<u8>) =
             unit_lookups.query_row(params![unit], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        let Ok(digest) = <[u8; 16]>::try_from(digest.as_slice()) else {
+        let (Ok(names), Ok(digest)) = (decode_names(&names), <[u8; 16]>::try_from(&digest[..]))
+        else {
             continue;
         };
-        let mut unit_names = Vec::with_capacity(ids.len() / 8);
-        for id in ids.chunks_exact(8) {
-            let id = i64::from_le_bytes(id.try_into().expect("8 bytes"));
-            let name = match names.entry(id) {
-                std::collections::hash_map::Entry::Occupied(known) => known.into_mut(),
-                std::collections::hash_map::Entry::Vacant(slot) => {
-                    slot.insert(name_of.query_row(params![id], |r| r.get(0))?)
-                }
-            };
-            unit_names.push(name.clone());
-        }
-        out.insert(unit, (unit_names, digest));
+        out.insert(unit, (names, digest));
     }
     Ok(out)
 }
@@ -1200,13 +1207,14 @@ struct UnitRows {
     digest: BlobId,
     /// The archived [`StoredResolution`](crate::resolve::StoredResolution).
     refs: rkyv::util::AlignedVec,
-    /// Names looked up, sorted, and [`TrackedResolution::deps_digest`].
-    deps: Vec<Box<str>>,
+    /// Names looked up, sorted, front-coded ([`encode_names`]), and
+    /// [`TrackedResolution::deps_digest`].
+    deps: Vec<u8>,
     deps_digest: [u8; 16],
     /// The distinct targets of the references.
-    targets: Vec<String>,
+    targets: Vec<HashedName>,
     /// (element index, target) of each override link.
-    overrides: Vec<(u32, String)>,
+    overrides: Vec<(u32, HashedName)>,
     /// The element records, each with its parameter types joined.
     records: Vec<(ElementRecord, String)>,
 }
@@ -1252,7 +1260,11 @@ impl UnitRows {
         let overrides = resolution
             .overrides
             .iter()
-            .flat_map(|o| o.targets.iter().map(|target| (o.element, target.clone())))
+            .flat_map(|o| {
+                o.targets
+                    .iter()
+                    .map(|target| (o.element, HashedName::new(target.clone())))
+            })
             .collect();
         let records = records
             .into_iter()
@@ -1264,9 +1276,13 @@ impl UnitRows {
         UnitRows {
             digest,
             refs,
-            deps,
+            deps: encode_names(&deps),
             deps_digest,
-            targets: stored.target_ids(),
+            targets: stored
+                .target_ids()
+                .into_iter()
+                .map(HashedName::new)
+                .collect(),
             overrides,
             records,
         }
@@ -1275,7 +1291,7 @@ impl UnitRows {
 
 /// Stores a blob's records as a unit, or finds the identical unit stored
 /// before; returns the unit id. A new unit's postings, override links and
-/// looked-up names go to `links`, for [`Links::write`].
+/// go to `links`, for [`Links::write`].
 fn store_unit(
     tx: &rusqlite::Transaction,
     blob_id: &BlobId,
@@ -1304,10 +1320,6 @@ fn store_unit(
             .execute(params![id, &deps_digest[..]])?;
         return Ok(id);
     }
-    let mut dep_ids = Vec::with_capacity(deps.len() * 8);
-    for name in &deps {
-        dep_ids.extend_from_slice(&links.dep_name(name).to_le_bytes());
-    }
     tx.prepare_cached(
         "INSERT INTO units (blob_id, digest, refs, deps, deps_digest) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
@@ -1315,7 +1327,7 @@ fn store_unit(
         &blob_id.0[..],
         &digest.0[..],
         &refs[..],
-        dep_ids,
+        deps,
         &deps_digest[..]
     ])?;
     let unit = tx.last_insert_rowid();

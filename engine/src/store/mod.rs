@@ -9,6 +9,7 @@
 //! [`Store::journal_for_index`].)
 
 pub(crate) mod manifest;
+pub(crate) mod names;
 mod pack;
 mod writeback;
 
@@ -25,7 +26,7 @@ use crate::error::Error;
 
 /// The store format this build reads and writes. Bump it whenever the
 /// schema, the archived facts or the digests ([`crate::digest`]) change.
-pub const FORMAT_VERSION: u32 = 10;
+pub const FORMAT_VERSION: u32 = 11;
 
 const SCHEMA: &str = include_str!("schema.sql");
 

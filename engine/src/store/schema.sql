@@ -32,19 +32,12 @@ CREATE TABLE IF NOT EXISTS units (
     -- The blob's resolved references and override links (rkyv archive of
     -- StoredResolution).
     refs    BLOB NOT NULL,
-    -- The names its resolution looked up (dep_names ids, i64 little-endian,
-    -- in name order) and the digest of what they led to (see
+    -- The names its resolution looked up (sorted, front-coded: see
+    -- store/names.rs) and the digest of what they led to (see
     -- resolve::lookups_digest): a later revision in which they lead to the
     -- same things resolves the blob to this unit.
     deps        BLOB NOT NULL,
     deps_digest BLOB NOT NULL
-);
-
--- Names resolutions looked up. The id is a 64-bit hash of the name (see
--- Interned::dep_name), so adding a name needs no text index.
-CREATE TABLE IF NOT EXISTS dep_names (
-    id   INTEGER PRIMARY KEY,
-    name TEXT NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS revisions (

@@ -1,0 +1,134 @@
+//! Sorted name lists stored front-coded: the names a unit's resolution
+//! looked up (`units.deps`).
+//!
+//! Each name is written as the length of the prefix it shares with the
+//! name before it, the length of the rest, then the rest's bytes; both
+//! lengths as LEB128 varints. Sorted class keys share most of their bytes
+//! with their neighbours (`java.util.Map`, `java.util.Map.Entry`), so a
+//! list takes about a third of the bytes of the names written out, and a
+//! unit carries its names itself instead of ids into a table of names
+//! that every first index had to write in its serial tail.
+
+/// A list that does not decode: the store is damaged.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct BadNames;
+
+/// `names` front-coded. Any order decodes back as it was; sorted names
+/// take the fewest bytes.
+pub(crate) fn encode_names<N: AsRef<str>>(names: &[N]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(names.len() * 12);
+    let mut previous: &[u8] = &[];
+    for name in names {
+        let name = name.as_ref().as_bytes();
+        let shared = previous
+            .iter()
+            .zip(name)
+            .take_while(|(a, b)| a == b)
+            .count();
+        write_varint(&mut out, shared);
+        write_varint(&mut out, name.len() - shared);
+        out.extend_from_slice(&name[shared..]);
+        previous = name;
+    }
+    out
+}
+
+/// The names of an [`encode_names`] list.
+pub(crate) fn decode_names(mut bytes: &[u8]) -> Result<Vec<String>, BadNames> {
+    let mut names = Vec::new();
+    let mut name: Vec<u8> = Vec::new();
+    while !bytes.is_empty() {
+        let shared = read_varint(&mut bytes)?;
+        let rest = read_varint(&mut bytes)?;
+        if shared > name.len() || rest > bytes.len() {
+            return Err(BadNames);
+        }
+        name.truncate(shared);
+        name.extend_from_slice(&bytes[..rest]);
+        bytes = &bytes[rest..];
+        names.push(String::from_utf8(name.clone()).map_err(|_| BadNames)?);
+    }
+    Ok(names)
+}
+
+fn write_varint(out: &mut Vec<u8>, mut value: usize) {
+    while value >= 0x80 {
+        out.push((value as u8 & 0x7f) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+fn read_varint(bytes: &mut &[u8]) -> Result<usize, BadNames> {
+    let mut value = 0usize;
+    for shift in (0..usize::BITS).step_by(7) {
+        let (&byte, rest) = bytes.split_first().ok_or(BadNames)?;
+        *bytes = rest;
+        value |= usize::from(byte & 0x7f)
+            .checked_shl(shift)
+            .ok_or(BadNames)?;
+        if byte & 0x80 == 0 {
+            return Ok(value);
+        }
+    }
+    Err(BadNames)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_come_back_as_they_went_in() {
+        let long = "x".repeat(300);
+        let lists: Vec<Vec<String>> = vec![
+            vec![],
+            vec![String::new()],
+            vec![
+                "java.util.Map".into(),
+                "java.util.Map.Entry".into(),
+                "java.util.Set".into(),
+            ],
+            // Unsorted, repeated, a prefix after a longer name, and names
+            // that share part of a multi-byte character.
+            vec!["b".into(), "a".into(), "a".into(), "ab".into(), "a".into()],
+            vec![
+                "p.Été".into(),
+                "p.Ész".into(),
+                "p.É".into(),
+                long.clone(),
+                long + "y",
+            ],
+        ];
+        for names in lists {
+            let bytes = encode_names(&names);
+            assert_eq!(decode_names(&bytes), Ok(names));
+        }
+    }
+
+    #[test]
+    fn sorted_names_share_their_prefixes() {
+        let names = ["java.util.Map", "java.util.Map.Entry", "java.util.Set"];
+        let bytes = encode_names(&names);
+        // 2 + 13, then 2 + 6 (".Entry"), then 2 + 3 ("Set").
+        assert_eq!(bytes.len(), 28);
+    }
+
+    #[test]
+    fn damaged_lists_are_errors() {
+        let bytes = encode_names(&["java.util.Map", "java.util.Map.Entry"]);
+        for cut in 1..bytes.len() {
+            // A list cut short either ends between names or fails.
+            if let Ok(names) = decode_names(&bytes[..cut]) {
+                assert_eq!(names, vec!["java.util.Map"], "cut at {cut}");
+            }
+        }
+        assert_eq!(decode_names(&bytes[..5]), Err(BadNames));
+        // More shared bytes than the name before has.
+        assert_eq!(decode_names(&[5, 1, b'a']), Err(BadNames));
+        // A varint that never ends.
+        assert_eq!(decode_names(&[0x80; 12]), Err(BadNames));
+        // Bytes that are not UTF-8.
+        assert_eq!(decode_names(&[0, 1, 0xff]), Err(BadNames));
+    }
+}
