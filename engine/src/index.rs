@@ -694,8 +694,18 @@ impl<'s> Indexer<'s> {
             name: "finish",
             total: 0,
         });
-        links.write(tx).map_err(db_error)?;
-        element_index.finish(tx).map_err(db_error)?;
+        // The links sort on a thread of their own while SQLite builds the
+        // element index, then go in.
+        let sorted = std::thread::scope(|scope| {
+            let sorting = scope.spawn(|| links.sorted());
+            let indexed = element_index.finish(tx);
+            let sorted = sorting
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            indexed.map(|()| sorted)
+        })
+        .map_err(db_error)?;
+        sorted.write(tx).map_err(db_error)?;
         let n_resolved = work_of_file.len() as u64;
         for (index, at) in work_of_file {
             unit_of_file[index] = Some(unit_of_work[at]);
@@ -993,7 +1003,7 @@ fn commit_so_far(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
 }
 
 /// What the stored units of a revision link to, written once they are all
-/// stored ([`Links::write`]): the element ids that references and override
+/// stored ([`SortedLinks::write`]): the element ids that references and override
 /// links point at (`targets`), and the postings and override links by
 /// target. Written sorted by key, so SQLite appends to its B-trees instead of inserting all over
 /// them; units are stored as they come.
@@ -1013,22 +1023,67 @@ impl Links {
         *self.targets.entry(name).or_insert(next)
     }
 
-    /// Writes the links gathered so far, by key order.
-    fn write(&mut self, tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
+    /// The links in the order they are written: by target name, then
+    /// unit (and element), each once. Made on a thread of its own while
+    /// SQLite builds the element index (see [`Indexer::resolve_files`]).
+    fn sorted(&self) -> SortedLinks<'_> {
         let mut names: Vec<(&str, u32)> = self
             .targets
             .iter()
             .map(|(name, &number)| (name.name.as_str(), number))
             .collect();
         names.sort_unstable();
-        let ids = intern_targets(tx, &names)?;
-        let mut postings: Vec<(i64, i64)> = self
+        let mut rank = vec![0u32; names.len()];
+        for (at, &(_, number)) in names.iter().enumerate() {
+            rank[number as usize] = at as u32;
+        }
+        let mut postings: Vec<(u32, i64)> = self
             .postings
-            .drain(..)
-            .map(|(target, unit)| (ids[target as usize], unit))
+            .iter()
+            .map(|&(target, unit)| (rank[target as usize], unit))
             .collect();
         postings.sort_unstable();
         postings.dedup();
+        let mut overrides: Vec<(u32, i64, u32)> = self
+            .overrides
+            .iter()
+            .map(|&(target, unit, idx)| (rank[target as usize], unit, idx))
+            .collect();
+        overrides.sort_unstable();
+        overrides.dedup();
+        SortedLinks {
+            names: names.into_iter().map(|(name, _)| name).collect(),
+            postings,
+            overrides,
+        }
+    }
+}
+
+/// [`Links`] sorted for writing: targets by name, and the postings and
+/// override links by the rank of their target's name.
+struct SortedLinks<'l> {
+    names: Vec<&'l str>,
+    /// (target rank, unit).
+    postings: Vec<(u32, i64)>,
+    /// (target rank, unit, element index).
+    overrides: Vec<(u32, i64, u32)>,
+}
+
+impl SortedLinks<'_> {
+    /// Writes the links, by key order.
+    fn write(self, tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
+        let ids = intern_targets(tx, &self.names)?;
+        // New targets' ids follow their names' order: when all are new (a
+        // first index), the rows are in key order already.
+        let resort = !ids.is_sorted();
+        let mut postings: Vec<(i64, i64)> = self
+            .postings
+            .iter()
+            .map(|&(target, unit)| (ids[target as usize], unit))
+            .collect();
+        if resort {
+            postings.sort_unstable();
+        }
         insert_rows(
             tx,
             "INSERT OR IGNORE INTO ref_postings (target_id, unit_id) VALUES ",
@@ -1037,19 +1092,18 @@ impl Links {
         )?;
         let mut overrides: Vec<(i64, i64, u32)> = self
             .overrides
-            .drain(..)
-            .map(|(target, unit, idx)| (ids[target as usize], unit, idx))
+            .iter()
+            .map(|&(target, unit, idx)| (ids[target as usize], unit, idx))
             .collect();
-        overrides.sort_unstable();
-        overrides.dedup();
+        if resort {
+            overrides.sort_unstable();
+        }
         insert_rows(
             tx,
             "INSERT OR IGNORE INTO overrides (target_id, unit_id, idx) VALUES ",
             &overrides,
             |(target, unit, idx)| [target as &dyn ToSql, unit, idx],
-        )?;
-        self.targets.clear();
-        Ok(())
+        )
     }
 }
 
@@ -1131,12 +1185,12 @@ fn insert_rows<R, const N: usize>(
     Ok(())
 }
 
-/// The ids of targets `names` (sorted, distinct, each with its number in
-/// [`Links`]), by number; the new ones are added. A first index adds them
+/// The ids of targets `names` (sorted, distinct), in their order; the new
+/// ones are added, with ids in that order too. A first index adds them
 /// all, in runs of [`ROWS_PER_INSERT`] without a lookup each: 213 K
 /// targets on the JDK, written in the serial tail after resolution.
-fn intern_targets(tx: &rusqlite::Transaction, names: &[(&str, u32)]) -> rusqlite::Result<Vec<i64>> {
-    let mut ids = vec![0i64; names.len()];
+fn intern_targets(tx: &rusqlite::Transaction, names: &[&str]) -> rusqlite::Result<Vec<i64>> {
+    let mut ids = Vec::with_capacity(names.len());
     // The table is keyed by name alone: the next id is kept in `meta`.
     let next: i64 = tx.query_row(
         "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'next_target_id'",
@@ -1145,17 +1199,17 @@ fn intern_targets(tx: &rusqlite::Transaction, names: &[(&str, u32)]) -> rusqlite
     )?;
     let mut new: Vec<(&str, i64)> = Vec::new();
     let mut find = tx.prepare_cached("SELECT id FROM targets WHERE name = ?1")?;
-    for &(name, number) in names {
+    for &name in names {
         let known = if next == 1 {
             None
         } else {
             find.query_row(params![name], |r| r.get(0)).optional()?
         };
-        ids[number as usize] = known.unwrap_or_else(|| {
+        ids.push(known.unwrap_or_else(|| {
             let id = next + new.len() as i64;
             new.push((name, id));
             id
-        });
+        }));
     }
     insert_rows(
         tx,
@@ -1291,7 +1345,7 @@ impl UnitRows {
 
 /// Stores a blob's records as a unit, or finds the identical unit stored
 /// before; returns the unit id. A new unit's postings, override links and
-/// go to `links`, for [`Links::write`].
+/// go to `links`, for [`SortedLinks::write`].
 fn store_unit(
     tx: &rusqlite::Transaction,
     blob_id: &BlobId,
@@ -1332,7 +1386,7 @@ fn store_unit(
     ])?;
     let unit = tx.last_insert_rowid();
     // Most targets are referenced several times: the stored form has each
-    // once. (A target twice here is posted twice, and Links::write
+    // once. (A target twice here is posted twice, and Links::sorted
     // dedups postings.)
     for target in targets {
         let target = links.target(target);
