@@ -122,7 +122,23 @@ pub(crate) fn drop_in_background<T: Send + 'static>(value: T) {
     // On failure `spawn` drops the closure, and the value with it, here.
     let _ = std::thread::Builder::new()
         .name("refscope-drop".into())
-        .spawn(move || drop(value));
+        .spawn(move || {
+            yield_to_other_threads();
+            drop(value)
+        });
+}
+
+/// Gives the calling thread the lowest scheduling priority, so that it
+/// runs on cores the process's other threads leave idle: a background
+/// drop must not slow down the serial work that follows it (on Linux,
+/// where a thread's nice value is its own).
+fn yield_to_other_threads() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority reads no memory of ours; `gettid` names the
+    // calling thread. A failure leaves the priority as it was.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19);
+    }
 }
 
 #[cfg(test)]
