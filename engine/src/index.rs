@@ -1003,10 +1003,11 @@ fn commit_so_far(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
 }
 
 /// What the stored units of a revision link to, written once they are all
-/// stored ([`SortedLinks::write`]): the element ids that references and override
-/// links point at (`targets`), and the postings and override links by
-/// target. Written sorted by key, so SQLite appends to its B-trees instead of inserting all over
-/// them; units are stored as they come.
+/// stored ([`SortedLinks::write`]): the element ids that references and
+/// override links point at (`targets`), and the postings and override
+/// links by target. Written sorted by key, so SQLite appends to its
+/// B-trees instead of inserting all over them; units are stored as they
+/// come.
 #[derive(Default)]
 struct Links {
     /// Target names, each with its number in this revision's links.
