@@ -17,10 +17,9 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::mpsc::{TryRecvError, sync_channel};
+use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 
-use rayon::prelude::*;
 use rusqlite::{OptionalExtension, ToSql, params};
 
 use crate::db::{Engine, FactsError, FileContent, Libraries, Memoize, SourceFile};
@@ -28,7 +27,6 @@ use crate::digest::Digest128;
 use crate::error::Error;
 use crate::extract::extract;
 use crate::jdk::{JdkOrigin, JdkTypes};
-use crate::parallel::StatePool;
 use crate::records::ElementRecord;
 use crate::resolve::{FileResolution, TrackedResolution};
 use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
@@ -148,8 +146,9 @@ enum Parsed {
 /// large revision's are not all held in memory at once.
 const RESOLVE_CHUNK_LEN: usize = 128;
 
-/// How often the parse phase's writer looks for parsed files.
-const CONSUMER_POLL: std::time::Duration = std::time::Duration::from_millis(1);
+/// Parsed files that may wait for the parse phase's writer: few, so
+/// finished work waiting to be stored stays small.
+const PARSED_AHEAD: usize = 64;
 
 /// Bytes sniffed to tell binary files.
 const BINARY_SNIFF_LEN: usize = 8000;
@@ -295,11 +294,15 @@ impl<'s> Indexer<'s> {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )
             .map_err(db_error)?;
-        let write_result = produce_and_consume(
+        // Files go to the workers largest first and reach the writer in
+        // that order, so the pack's layout does not depend on timing.
+        let write_result = crate::parallel::in_order(
             &pool,
-            &new_files,
+            new_files.len(),
+            PARSED_AHEAD,
             || reader_spec.open(),
-            |reader, file| {
+            |reader, at| {
+                let file = new_files[at];
                 if let Some(bytes) = prefetched.and_then(|p| p.take(&file.blob_id)) {
                     return parse_bytes(file, bytes);
                 }
@@ -311,7 +314,7 @@ impl<'s> Indexer<'s> {
                     },
                 }
             },
-            |parsed| {
+            |_, parsed| {
                 match parsed {
                     Parsed::Facts {
                         blob_id,
@@ -733,64 +736,6 @@ impl<'s> Indexer<'s> {
                 store_bytes: self.store.size_on_disk(),
             }))
     }
-}
-
-/// Runs `produce` over `items` in parallel on `pool` (each worker thread
-/// with its own state from `init`) and hands every result to `consume` on
-/// the calling thread as it arrives, so a single writer can store results
-/// while workers go on. Stops at the first error of `consume`.
-fn produce_and_consume<T, S, R>(
-    pool: &rayon::ThreadPool,
-    items: &[T],
-    init: impl Fn() -> S + Sync,
-    produce: impl Fn(&mut S, &T) -> R + Sync,
-    mut consume: impl FnMut(R) -> Result<(), Error>,
-) -> Result<(), Error>
-where
-    T: Sync,
-    S: Send,
-    R: Send,
-{
-    // Bounded, so finished work waiting for the writer stays small.
-    let (sender, receiver) = sync_channel::<R>(64);
-    std::thread::scope(|scope| {
-        let (init, produce) = (&init, &produce);
-        let worker = scope.spawn(move || {
-            // One item per task, see [`StatePool`].
-            let states = StatePool::new(init);
-            pool.install(|| {
-                items.par_iter().with_max_len(1).try_for_each(|item| {
-                    // A closed channel means the writer failed: stop too.
-                    sender
-                        .send(states.with(|state| produce(state, item)))
-                        .map_err(|_| ())
-                })
-            })
-        });
-        // The writer's work per item is small, so it would mostly wait in
-        // `recv`, and each worker's send would then wake it with a futex
-        // call: 15 K of them on the JDK, 0.15 s of the workers' time in
-        // perf. It looks for finished work every millisecond instead, and
-        // workers find no waiter to wake (a few items queue meanwhile).
-        let mut result = Ok(());
-        loop {
-            match receiver.try_recv() {
-                Ok(produced) => {
-                    if let Err(e) = consume(produced) {
-                        result = Err(e);
-                        break;
-                    }
-                }
-                Err(TryRecvError::Empty) => std::thread::sleep(CONSUMER_POLL),
-                Err(TryRecvError::Disconnected) => break,
-            }
-        }
-        drop(receiver);
-        if let Err(panic) = worker.join() {
-            std::panic::resume_unwind(panic);
-        }
-        result
-    })
 }
 
 /// Reads and extracts one blob.

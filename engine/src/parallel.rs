@@ -47,8 +47,9 @@ const ORDERED_POLL: std::time::Duration = std::time::Duration::from_millis(1);
 /// the end of each chunk). Results that arrive before their turn wait in
 /// order; at most `ahead` more wait to be taken, beyond which producers
 /// wait for `consume`. The caller looks for results every millisecond
-/// rather than being woken by each one (see the parse phase's writer in
-/// `index.rs`: a wake-up per item costs the producers more).
+/// rather than being woken by each one: its work per item is small, so
+/// it would mostly wait, and each send would wake it with a futex call
+/// (15 K of them parsing the JDK, 0.15 s of the workers' time in perf).
 pub(crate) fn in_order<S, R, E>(
     pool: &rayon::ThreadPool,
     n: usize,
