@@ -574,7 +574,7 @@ impl<'s, 't> Walker<'s, 't> {
                 path,
                 is_static,
                 on_demand,
-                line: self.src.position(node.start_byte() as u32).line,
+                line: self.src.start_line(node),
             });
         }
     }
@@ -595,7 +595,7 @@ impl<'s, 't> Walker<'s, 't> {
             type_params: Vec::new(),
             supertypes: Vec::new(),
             span: self.span_of(node),
-            name_pos: self.src.position(node.start_byte() as u32),
+            name_pos: self.src.start(node),
             javadoc: None,
             is_local: false,
             supertypes_written: Vec::new(),
@@ -605,7 +605,7 @@ impl<'s, 't> Walker<'s, 't> {
 
     fn span_of(&self, node: Node<'t>) -> Span {
         Span {
-            start_line: self.src.line_of(node.start_byte() as u32),
+            start_line: self.src.start_line(node),
             end_line: self.src.end_line(node),
             start_byte: node.start_byte() as u32,
             end_byte: node.end_byte() as u32,
@@ -665,7 +665,7 @@ impl<'s, 't> Walker<'s, 't> {
         self.read_modifiers(node, &mut element);
         self.read_javadoc(&mut element);
         if let Some(name_node) = node.child_by_field_id(f.name) {
-            element.name_pos = self.src.position(name_node.start_byte() as u32);
+            element.name_pos = self.src.start(name_node);
         }
         element.type_params = self.type_params(node.child_by_field_id(f.type_parameters));
         (element.supertypes, element.supertypes_written) = self.supertypes(node, kind);
@@ -698,7 +698,7 @@ impl<'s, 't> Walker<'s, 't> {
             element.type_text = param.type_text.clone();
             element.type_erased = param.erased.clone();
             if let Some(name) = self.param_name_node(component) {
-                element.name_pos = self.src.position(name.start_byte() as u32);
+                element.name_pos = self.src.start(name);
             }
             self.add_element(element);
         }
@@ -779,7 +779,7 @@ impl<'s, 't> Walker<'s, 't> {
                 element.supertypes = vec![name.clone()];
                 element.supertypes_written = vec![name];
             }
-            element.name_pos = self.src.position(body.start_byte() as u32);
+            element.name_pos = self.src.start(body);
         }
         let index = self.add_element(element);
         if let Some(&site) = self.new_sites_with_body.get(&creator.id()) {
@@ -804,7 +804,7 @@ impl<'s, 't> Walker<'s, 't> {
         self.read_modifiers(node, &mut element);
         self.read_javadoc(&mut element);
         if let Some(name_node) = node.child_by_field_id(f.name) {
-            element.name_pos = self.src.position(name_node.start_byte() as u32);
+            element.name_pos = self.src.start(name_node);
         }
         if let Some(t) = node.child_by_field_id(f.r#type) {
             let (written, erased) = type_texts(self.g, self.src, t);
@@ -856,7 +856,7 @@ impl<'s, 't> Walker<'s, 't> {
             let mut element = template.clone();
             element.name = self.field_text(declarator, f.name);
             if let Some(name) = declarator.child_by_field_id(f.name) {
-                element.name_pos = self.src.position(name.start_byte() as u32);
+                element.name_pos = self.src.start(name);
             }
             let dims = declarator.child_by_field_id(f.dimensions);
             element.type_text = with_dimensions(self.src, written.clone(), dims);
@@ -886,7 +886,7 @@ impl<'s, 't> Walker<'s, 't> {
         self.read_modifiers(node, &mut element);
         self.read_javadoc(&mut element);
         if let Some(name_node) = node.child_by_field_id(f.name) {
-            element.name_pos = self.src.position(name_node.start_byte() as u32);
+            element.name_pos = self.src.start(name_node);
         }
         let index = self.add_element(element);
         self.push_frame(node, index);
@@ -993,10 +993,7 @@ impl<'s, 't> Walker<'s, 't> {
             if !text.starts_with("/**") || text == "/**/" {
                 return;
             }
-            Some((
-                self.src.line_of(node.start_byte() as u32),
-                self.src.end_line(node),
-            ))
+            Some((self.src.start_line(node), self.src.end_line(node)))
         } else {
             None
         };
@@ -1191,7 +1188,7 @@ impl<'s, 't> Walker<'s, 't> {
             name,
             type_text,
             type_erased,
-            pos: self.src.position(name_node.start_byte() as u32),
+            pos: self.src.start(name_node),
             enclosing: element,
             scope_end_byte,
             init: NO_EXPR,
@@ -1251,7 +1248,7 @@ impl<'s, 't> Walker<'s, 't> {
         self.new_site(
             kind,
             self.src.node_text(name_node).to_string(),
-            self.src.position(name_node.start_byte() as u32),
+            self.src.start(name_node),
         )
     }
 
@@ -1330,7 +1327,7 @@ impl<'s, 't> Walker<'s, 't> {
         let mut site = self.new_site(
             RefKind::MethodRef,
             self.src.node_text(last).to_string(),
-            self.src.position(last.start_byte() as u32),
+            self.src.start(last),
         );
         self.set_receiver(&mut site, first);
         if site.receiver == ExprShape::Other {
@@ -1419,11 +1416,7 @@ impl<'s, 't> Walker<'s, 't> {
             self.local_of_node.insert(node.id(), local);
             return;
         }
-        let mut site = self.new_site(
-            RefKind::Name,
-            name.to_string(),
-            self.src.position(node.start_byte() as u32),
-        );
+        let mut site = self.new_site(RefKind::Name, name.to_string(), self.src.start(node));
         site.is_qualifier = is_qualifier;
         if pk == k.switch_label {
             // `case RED`: an enum constant of the selector's type, when it
@@ -1746,13 +1739,13 @@ impl<'s, 't> Walker<'s, 't> {
             }
             loop {
                 if cursor.node().id() == type_node.id() {
-                    return self.src.position(best.start_byte() as u32);
+                    return self.src.start(best);
                 }
                 if cursor.goto_next_sibling() {
                     break;
                 }
                 if !cursor.goto_parent() {
-                    return self.src.position(best.start_byte() as u32);
+                    return self.src.start(best);
                 }
             }
         }

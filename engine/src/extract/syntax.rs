@@ -20,10 +20,12 @@ pub(crate) struct SourceText<'a> {
 impl<'a> SourceText<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
         // Lines end at LF, CRLF or a lone CR, as javac counts them.
+        // Java sources average some 35 bytes a line.
         let bytes = text.as_bytes();
-        let mut line_starts = vec![0u32];
-        for (i, &b) in bytes.iter().enumerate() {
-            if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+        let mut line_starts = Vec::with_capacity(bytes.len() / 32 + 1);
+        line_starts.push(0u32);
+        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+            if bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n') {
                 line_starts.push(i as u32 + 1);
             }
         }
@@ -45,9 +47,28 @@ impl<'a> SourceText<'a> {
         self.line_starts.partition_point(|&start| start <= byte) as u32
     }
 
-    /// 1-based line and UTF-16 column of a byte offset.
-    pub(crate) fn position(&self, byte: u32) -> Position {
-        let line = self.line_of(byte);
+    /// [`Self::line_of`] `byte`, tried first at the 0-based `row` that
+    /// tree-sitter gives it: right unless a lone CR, a line end to javac but
+    /// not to tree-sitter, comes before it in the file.
+    fn line_near(&self, byte: u32, row: usize) -> u32 {
+        let starts = &self.line_starts;
+        if starts.get(row).is_some_and(|&start| start <= byte)
+            && starts.get(row + 1).is_none_or(|&next| byte < next)
+        {
+            return row as u32 + 1;
+        }
+        self.line_of(byte)
+    }
+
+    /// 1-based line of the start of `node`.
+    pub(crate) fn start_line(&self, node: Node) -> u32 {
+        self.line_near(node.start_byte() as u32, node.start_position().row)
+    }
+
+    /// 1-based line and UTF-16 column of the start of `node`.
+    pub(crate) fn start(&self, node: Node) -> Position {
+        let byte = node.start_byte() as u32;
+        let line = self.line_near(byte, node.start_position().row);
         let start = self.line_starts[line as usize - 1] as usize;
         let prefix = &self.text.as_bytes()[start..byte as usize];
         let col = if prefix.is_ascii() {
@@ -65,7 +86,15 @@ impl<'a> SourceText<'a> {
 
     /// The line of the last byte of a node.
     pub(crate) fn end_line(&self, node: Node) -> u32 {
-        self.line_of((node.end_byte().max(node.start_byte() + 1) - 1) as u32)
+        let last = (node.end_byte().max(node.start_byte() + 1) - 1) as u32;
+        // A node ending at a line's start ends on the line before.
+        let end = node.end_position();
+        let row = if end.column == 0 {
+            end.row.saturating_sub(1)
+        } else {
+            end.row
+        };
+        self.line_near(last, row)
     }
 
     pub(crate) fn node_text(&self, node: Node) -> &'a str {

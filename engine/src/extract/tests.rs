@@ -380,3 +380,62 @@ fn nodes_with_many_children_are_walked_like_nodes_with_few() {
         assert_eq!(sites_of(&many, 2 + i), expected, "member {i}");
     }
 }
+
+/// Line starts after LF, CRLF and lone CRs, runs of them included: the
+/// line of every byte, checked against a byte-by-byte count.
+#[test]
+fn line_index_counts_every_kind_of_line_end() {
+    let text = "a\nb\r\nc\rd\r\r\ne\n\n\r\rf\r";
+    let source = super::syntax::SourceText::new(text);
+    let bytes = text.as_bytes();
+    let mut line = 1;
+    for (i, &b) in bytes.iter().enumerate() {
+        assert_eq!(source.line_of(i as u32), line, "byte {i}");
+        if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+            line += 1;
+        }
+    }
+    assert_eq!(source.n_lines(), 10);
+}
+
+/// Every node's start line and column and its end line, taken from
+/// tree-sitter's rows where they agree with javac's lines, equal those
+/// found from the byte offsets alone, lone CRs (which tree-sitter does not
+/// count) and non-ASCII text included.
+#[test]
+fn node_positions_follow_javac_lines() {
+    let text = "class A {\r  int a;\r\n  String s = \"é\u{1F600}\"; int b;\r\r\n  void m() {\n    m();\r  }\n}\r";
+    let source = super::syntax::SourceText::new(text);
+    let tree = super::parse_only(text.as_bytes()).expect("parses");
+    let mut cursor = tree.walk();
+    let mut seen = 0;
+    loop {
+        let node = cursor.node();
+        let start = node.start_byte();
+        let line = source.line_of(start as u32);
+        let line_start = (0..=start)
+            .rev()
+            .find(|&b| source.line_of(b as u32) != line)
+            .map_or(0, |b| b + 1);
+        let col = text[line_start..start].encode_utf16().count() as u32 + 1;
+        let position = source.start(node);
+        assert_eq!((position.line, position.col), (line, col), "{node:?}");
+        assert_eq!(source.start_line(node), line, "{node:?}");
+        let last = node.end_byte().max(start + 1) - 1;
+        assert_eq!(
+            source.end_line(node),
+            source.line_of(last as u32),
+            "{node:?}"
+        );
+        seen += 1;
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                assert!(seen > 30, "walked {seen} nodes");
+                return;
+            }
+        }
+    }
+}
