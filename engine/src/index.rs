@@ -30,6 +30,7 @@ use crate::jdk::{JdkOrigin, JdkTypes};
 use crate::records::ElementRecord;
 use crate::resolve::{FileResolution, TrackedResolution};
 use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
+use crate::store::bulk::BulkInsert;
 use crate::store::manifest::{delete_manifest, read_manifest, write_manifest};
 use crate::store::names::{decode_names, encode_names};
 use crate::store::{ElementIndex, PackLocation, PackReader, PackWriter, Store, encode_facts};
@@ -672,21 +673,27 @@ impl<'s> Indexer<'s> {
                     send,
                 )
             });
+            // Statements prepared once for every unit's rows.
+            let mut inserts = UnitInserts::new(tx).map_err(db_error);
             let mut stored = Ok(());
-            for (first, resolved) in receiver.iter() {
-                stored = (|| {
-                    for (&(blob_id, _), rows) in work[first..].iter().zip(resolved) {
-                        let rows = rows.map_err(facts_error)?;
-                        unit_of_work
-                            .push(store_unit(tx, &blob_id, rows, &mut links).map_err(db_error)?);
-                        progress(Progress::Advance(1));
+            if let Ok(inserts) = &mut inserts {
+                for (first, resolved) in receiver.iter() {
+                    stored = (|| {
+                        for (&(blob_id, _), rows) in work[first..].iter().zip(resolved) {
+                            let rows = rows.map_err(facts_error)?;
+                            let unit = store_unit(tx, inserts, &blob_id, rows, &mut links)
+                                .map_err(db_error)?;
+                            unit_of_work.push(unit);
+                            progress(Progress::Advance(1));
+                        }
+                        Ok::<(), Error>(())
+                    })();
+                    if stored.is_err() {
+                        break;
                     }
-                    Ok::<(), Error>(())
-                })();
-                if stored.is_err() {
-                    break;
                 }
             }
+            let stored = inserts.and(stored);
             drop(receiver);
             match resolving.join() {
                 Ok(_) => stored,
@@ -1292,8 +1299,27 @@ impl UnitRows {
 /// Stores a blob's records as a unit, or finds the identical unit stored
 /// before; returns the unit id. A new unit's postings, override links and
 /// go to `links`, for [`SortedLinks::write`].
+/// The inserts [`store_unit`] runs for every unit.
+struct UnitInserts<'c> {
+    elements: BulkInsert<'c, 13>,
+}
+
+impl<'c> UnitInserts<'c> {
+    fn new(tx: &'c rusqlite::Transaction) -> rusqlite::Result<Self> {
+        Ok(Self {
+            elements: BulkInsert::new(
+                tx,
+                "INSERT INTO elements (unit_id, idx, element_id, kind, name, owner, params, type, \
+                 parent_idx, start_line, end_line, name_line, name_col) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            )?,
+        })
+    }
+}
+
 fn store_unit(
     tx: &rusqlite::Transaction,
+    inserts: &mut UnitInserts,
     blob_id: &BlobId,
     unit: UnitRows,
     links: &mut Links,
@@ -1342,26 +1368,21 @@ fn store_unit(
         let target = links.target(target);
         links.overrides.push((target, unit, element));
     }
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO elements (unit_id, idx, element_id, kind, name, owner, params, type, parent_idx, \
-         start_line, end_line, name_line, name_col) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-    )?;
-    for (r, params) in records {
-        insert.execute(params![
-            unit,
-            r.idx,
-            r.element_id,
-            r.kind.as_str(),
-            r.name,
-            r.owner,
-            params,
-            r.type_name,
-            r.parent_idx,
-            r.start_line,
-            r.end_line,
-            r.name_line,
-            r.name_col,
+    for (r, params) in &records {
+        inserts.elements.run([
+            unit.into(),
+            r.idx.into(),
+            r.element_id.as_str().into(),
+            r.kind.as_str().into(),
+            r.name.as_str().into(),
+            r.owner.as_deref().into(),
+            params.as_str().into(),
+            r.type_name.as_str().into(),
+            r.parent_idx.into(),
+            r.start_line.into(),
+            r.end_line.into(),
+            r.name_line.into(),
+            r.name_col.into(),
         ])?;
     }
     Ok(unit)

@@ -8,6 +8,7 @@
 //! opening the store waits for that commit: see
 //! [`Store::journal_for_index`].)
 
+pub(crate) mod bulk;
 pub(crate) mod manifest;
 pub(crate) mod names;
 mod pack;
