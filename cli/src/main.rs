@@ -4,6 +4,7 @@
 //! calls the engine and the query crate, and prints.
 
 mod aicr;
+mod alloc;
 mod at;
 mod context;
 mod graph;
@@ -23,7 +24,7 @@ use clap::{Args, Parser, Subcommand};
 /// Indexing allocates many small strings and vectors from several threads;
 /// mimalloc serves that pattern markedly faster than the system allocator.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: alloc::MiMalloc = alloc::MiMalloc;
 
 /// mimalloc asks the kernel for transparent huge pages, and then returns
 /// memory to it in 64 KiB pieces: each 2 MiB page is zeroed whole when
