@@ -56,12 +56,19 @@ pub fn extract(bytes: &[u8]) -> FileFacts {
     }
     let tree = PARSER.with(|parser| parser.borrow_mut().parse(text.as_bytes(), None));
     let source = SourceText::new(&text);
-    let mut walker = Walker::new(grammar(), &source);
+    let maps = NODE_MAPS.with(|maps| std::mem::take(&mut *maps.borrow_mut()));
+    let mut walker = Walker::new(grammar(), &source, maps);
     if let Some(tree) = &tree {
         walker.count_errors = tree.root_node().has_error();
         walker.walk(tree.root_node());
     }
-    let mut facts = walker.facts;
+    let Walker {
+        mut facts,
+        mut maps,
+        ..
+    } = walker;
+    maps.clear();
+    NODE_MAPS.with(|kept| *kept.borrow_mut() = maps);
     facts.n_lines = source.n_lines();
     facts.diagnostics.n_invalid_utf8_bytes = n_invalid_utf8_bytes as u32;
     if tree.is_none() {
@@ -289,14 +296,12 @@ struct TypeCounters {
     n_local_by_name: HashMap<String, u32>,
 }
 
-struct Walker<'s, 't> {
-    g: &'static Grammar,
-    src: &'s SourceText<'t>,
-    facts: FileFacts,
-    frames: Vec<ElementFrame>,
-    field_groups: Vec<FieldGroup>,
-    scopes: Vec<Scope>,
-    counters: HashMap<u32, TypeCounters>,
+/// The walk's maps from node ids. A thread keeps them from file to file,
+/// emptied but with their room: grown afresh for every file, their
+/// rehashing was 4 % of extraction's samples outside tree-sitter's parse
+/// (perf, JDK).
+#[derive(Default)]
+struct NodeMaps {
     /// `new` sites with a class body, by the node id of the creation
     /// expression, so the anonymous class can be linked back.
     new_sites_with_body: HashMap<usize, u32>,
@@ -312,6 +317,44 @@ struct Walker<'s, 't> {
     /// initializer: node id → local index, or field element index.
     local_of_declarator: HashMap<usize, u32>,
     field_of_declarator: HashMap<usize, u32>,
+}
+
+impl NodeMaps {
+    fn clear(&mut self) {
+        let Self {
+            new_sites_with_body,
+            site_of_node,
+            local_of_node,
+            expr_of_node,
+            lambda_of_node,
+            local_of_declarator,
+            field_of_declarator,
+        } = self;
+        new_sites_with_body.clear();
+        site_of_node.clear();
+        local_of_node.clear();
+        expr_of_node.clear();
+        lambda_of_node.clear();
+        local_of_declarator.clear();
+        field_of_declarator.clear();
+    }
+}
+
+thread_local! {
+    /// This thread's [`NodeMaps`] between files.
+    static NODE_MAPS: RefCell<NodeMaps> = RefCell::new(NodeMaps::default());
+}
+
+struct Walker<'s, 't> {
+    g: &'static Grammar,
+    src: &'s SourceText<'t>,
+    facts: FileFacts,
+    frames: Vec<ElementFrame>,
+    field_groups: Vec<FieldGroup>,
+    scopes: Vec<Scope>,
+    counters: HashMap<u32, TypeCounters>,
+    /// Maps from node ids, filled as the walk goes.
+    maps: NodeMaps,
     /// Whether the tree has error or missing nodes to count (most trees
     /// have none, and asking every node costs).
     count_errors: bool,
@@ -324,7 +367,7 @@ struct Walker<'s, 't> {
 }
 
 impl<'s, 't> Walker<'s, 't> {
-    fn new(g: &'static Grammar, src: &'s SourceText<'t>) -> Self {
+    fn new(g: &'static Grammar, src: &'s SourceText<'t>, maps: NodeMaps) -> Self {
         Self {
             g,
             src,
@@ -336,13 +379,7 @@ impl<'s, 't> Walker<'s, 't> {
             field_groups: Vec::new(),
             scopes: Vec::new(),
             counters: HashMap::default(),
-            new_sites_with_body: HashMap::default(),
-            site_of_node: HashMap::default(),
-            local_of_node: HashMap::default(),
-            expr_of_node: HashMap::default(),
-            lambda_of_node: HashMap::default(),
-            local_of_declarator: HashMap::default(),
-            field_of_declarator: HashMap::default(),
+            maps,
             count_errors: true,
             docs: Vec::new(),
         }
@@ -464,7 +501,7 @@ impl<'s, 't> Walker<'s, 't> {
                     && let Some(&element) = group.elements.get(group.next)
                 {
                     group.next += 1;
-                    self.field_of_declarator.insert(node.id(), element);
+                    self.maps.field_of_declarator.insert(node.id(), element);
                     self.frames.push(ElementFrame {
                         node_id: node.id(),
                         element,
@@ -488,7 +525,7 @@ impl<'s, 't> Walker<'s, 't> {
                     && let Some(local) =
                         self.declare_from(node, node.child_by_field_id(self.g.fields.name))
                 {
-                    self.local_of_declarator.insert(node.id(), local);
+                    self.maps.local_of_declarator.insert(node.id(), local);
                 }
             }
             Enter::LocalVariables => {
@@ -497,7 +534,7 @@ impl<'s, 't> Walker<'s, 't> {
                     let name = declarator.child_by_field_id(self.g.fields.name);
                     let dims = declarator.child_by_field_id(self.g.fields.dimensions);
                     if let Some(local) = self.declare_local(name, type_node, dims) {
-                        self.local_of_declarator.insert(declarator.id(), local);
+                        self.maps.local_of_declarator.insert(declarator.id(), local);
                     }
                 }
             }
@@ -782,7 +819,7 @@ impl<'s, 't> Walker<'s, 't> {
             element.name_pos = self.src.start(body);
         }
         let index = self.add_element(element);
-        if let Some(&site) = self.new_sites_with_body.get(&creator.id()) {
+        if let Some(&site) = self.maps.new_sites_with_body.get(&creator.id()) {
             self.facts.ref_sites[site as usize].anonymous_class = index;
         }
         self.push_frame(body, index);
@@ -942,7 +979,7 @@ impl<'s, 't> Walker<'s, 't> {
         }
         let declared = element.params.clone();
         let index = self.add_element(element);
-        self.lambda_of_node.insert(node.id(), index);
+        self.maps.lambda_of_node.insert(node.id(), index);
         self.push_frame(node, index);
         self.push_scope(node);
         self.declare_params(node, index, &declared);
@@ -1109,7 +1146,7 @@ impl<'s, 't> Walker<'s, 't> {
                         element,
                     );
                     // `node` stands for no identifier: forget the link.
-                    self.local_of_node.remove(&node.id());
+                    self.maps.local_of_node.remove(&node.id());
                 }
             }
             return;
@@ -1183,7 +1220,7 @@ impl<'s, 't> Walker<'s, 't> {
         if let Some(scope) = self.scopes.last_mut() {
             scope.names.push((name.clone(), index));
         }
-        self.local_of_node.insert(name_node.id(), index);
+        self.maps.local_of_node.insert(name_node.id(), index);
         self.facts.locals.push(LocalVar {
             name,
             type_text,
@@ -1282,7 +1319,7 @@ impl<'s, 't> Walker<'s, 't> {
             site.type_text = strip_whitespace(self.src.node_text(args));
         }
         let index = self.add_site(site);
-        self.site_of_node.insert(node.id(), index);
+        self.maps.site_of_node.insert(node.id(), index);
     }
 
     fn site_new(&mut self, node: Node<'t>) {
@@ -1310,9 +1347,9 @@ impl<'s, 't> Walker<'s, 't> {
         site.type_text = type_texts(self.g, self.src, type_node).0;
         let has_body = has_child_of_kind(node, k.class_body);
         let index = self.add_site(site);
-        self.site_of_node.insert(node.id(), index);
+        self.maps.site_of_node.insert(node.id(), index);
         if has_body {
-            self.new_sites_with_body.insert(node.id(), index);
+            self.maps.new_sites_with_body.insert(node.id(), index);
         }
     }
 
@@ -1335,7 +1372,7 @@ impl<'s, 't> Walker<'s, 't> {
             site.receiver = ExprShape::Name;
         }
         let index = self.add_site(site);
-        self.site_of_node.insert(node.id(), index);
+        self.maps.site_of_node.insert(node.id(), index);
     }
 
     fn site_constructor_call(&mut self, node: Node<'t>) {
@@ -1350,7 +1387,7 @@ impl<'s, 't> Walker<'s, 't> {
         }
         self.set_arguments(&mut site, node.child_by_field_id(f.arguments));
         let index = self.add_site(site);
-        self.site_of_node.insert(node.id(), index);
+        self.maps.site_of_node.insert(node.id(), index);
     }
 
     fn site_field_access(&mut self, node: Node<'t>, parent: Option<Node<'t>>, field: FieldId) {
@@ -1366,7 +1403,7 @@ impl<'s, 't> Walker<'s, 't> {
         self.set_object_receiver(&mut site, node);
         site.is_qualifier = self.is_qualifier_position(parent, field);
         let index = self.add_site(site);
-        self.site_of_node.insert(node.id(), index);
+        self.maps.site_of_node.insert(node.id(), index);
     }
 
     fn is_qualifier_position(&self, parent: Option<Node<'t>>, field: FieldId) -> bool {
@@ -1413,7 +1450,7 @@ impl<'s, 't> Walker<'s, 't> {
         }
         let name = self.src.node_text(node);
         if let Some(local) = self.local_named(name) {
-            self.local_of_node.insert(node.id(), local);
+            self.maps.local_of_node.insert(node.id(), local);
             return;
         }
         let mut site = self.new_site(RefKind::Name, name.to_string(), self.src.start(node));
@@ -1427,7 +1464,7 @@ impl<'s, 't> Walker<'s, 't> {
             }
         }
         let index = self.add_site(site);
-        self.site_of_node.insert(node.id(), index);
+        self.maps.site_of_node.insert(node.id(), index);
     }
 
     // ---- expressions ----------------------------------------------------
@@ -1445,7 +1482,7 @@ impl<'s, 't> Walker<'s, 't> {
             || kind == k.field_access
             || kind == k.method_reference
         {
-            let Some(&site) = self.site_of_node.get(&id) else {
+            let Some(&site) = self.maps.site_of_node.get(&id) else {
                 return;
             };
             let receiver = if kind == k.method_reference {
@@ -1489,15 +1526,15 @@ impl<'s, 't> Walker<'s, 't> {
             site.args = args;
         } else if kind == k.variable_declarator {
             let value = node.child_by_field_id(f.value);
-            if let Some(&local) = self.local_of_declarator.get(&id) {
+            if let Some(&local) = self.maps.local_of_declarator.get(&id) {
                 let init = value.map_or(NO_EXPR, |v| self.expr(v));
                 self.facts.locals[local as usize].init = init;
-            } else if let Some(&field) = self.field_of_declarator.get(&id) {
+            } else if let Some(&field) = self.maps.field_of_declarator.get(&id) {
                 let init = value.map_or(NO_EXPR, |v| self.expr(v));
                 self.facts.elements[field as usize].init = init;
             }
         } else if kind == k.enhanced_for_statement {
-            if let Some(&local) = self.local_of_declarator.get(&id)
+            if let Some(&local) = self.maps.local_of_declarator.get(&id)
                 && let Some(value) = node.child_by_field_id(f.value)
             {
                 let init = self.expr(value);
@@ -1520,7 +1557,7 @@ impl<'s, 't> Walker<'s, 't> {
                 }
             }
         } else if kind == k.lambda_expression
-            && let Some(&lambda) = self.lambda_of_node.get(&id)
+            && let Some(&lambda) = self.maps.lambda_of_node.get(&id)
             && let Some(body) = node.child_by_field_id(f.body)
             && body.kind_id() != k.block
         {
@@ -1542,7 +1579,7 @@ impl<'s, 't> Walker<'s, 't> {
 
     fn expr_at(&mut self, node: Node<'t>, depth: u32) -> u32 {
         let id = node.id();
-        if let Some(&e) = self.expr_of_node.get(&id) {
+        if let Some(&e) = self.maps.expr_of_node.get(&id) {
             return e;
         }
         let k = &self.g.kinds;
@@ -1554,10 +1591,10 @@ impl<'s, 't> Walker<'s, 't> {
         let mut text = String::new();
         let expr_kind = if depth > MAX_EXPR_DEPTH {
             ExprKind::Other
-        } else if let Some(&local) = self.local_of_node.get(&id) {
+        } else if let Some(&local) = self.maps.local_of_node.get(&id) {
             a = local;
             ExprKind::Local
-        } else if let Some(&site) = self.site_of_node.get(&id) {
+        } else if let Some(&site) = self.maps.site_of_node.get(&id) {
             a = site;
             ExprKind::Site
         } else if kind == k.field_access {
@@ -1650,7 +1687,12 @@ impl<'s, 't> Walker<'s, 't> {
         } else if kind == k.array_initializer {
             ExprKind::ArrayInit
         } else if kind == k.lambda_expression {
-            a = self.lambda_of_node.get(&id).copied().unwrap_or(NO_ELEMENT);
+            a = self
+                .maps
+                .lambda_of_node
+                .get(&id)
+                .copied()
+                .unwrap_or(NO_ELEMENT);
             if a != NO_ELEMENT {
                 b = self.facts.elements[a as usize].init;
             }
@@ -1695,7 +1737,7 @@ impl<'s, 't> Walker<'s, 't> {
             ExprKind::Other
         };
         let index = self.push_expr(expr_kind, a, b, text);
-        self.expr_of_node.insert(id, index);
+        self.maps.expr_of_node.insert(id, index);
         index
     }
 
