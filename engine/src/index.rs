@@ -1296,9 +1296,6 @@ impl UnitRows {
     }
 }
 
-/// Stores a blob's records as a unit, or finds the identical unit stored
-/// before; returns the unit id. A new unit's postings, override links and
-/// go to `links`, for [`SortedLinks::write`].
 /// The inserts [`store_unit`] runs for every unit.
 struct UnitInserts<'c> {
     elements: BulkInsert<'c, 13>,
@@ -1317,6 +1314,9 @@ impl<'c> UnitInserts<'c> {
     }
 }
 
+/// Stores a blob's records as a unit, or finds the identical unit stored
+/// before; returns the unit id. A new unit's postings and override links
+/// go to `links`, for [`SortedLinks::write`].
 fn store_unit(
     tx: &rusqlite::Transaction,
     inserts: &mut UnitInserts,

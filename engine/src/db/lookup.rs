@@ -3,7 +3,6 @@
 
 use std::cell::RefCell;
 use std::sync::Arc;
-use std::thread::ThreadId;
 
 use rustc_hash::FxHashMap;
 
@@ -79,12 +78,26 @@ fn shared_memos(db: &dyn Db, file: SourceFile) -> Option<SharedMemos> {
         .map(|s| s.0)
 }
 
+thread_local! {
+    static THREAD_MARK: u8 = const { 0 };
+}
+
+/// Tells the running thread from every other live thread: the address of
+/// a thread-local, unique while the thread lives. A [`DbClasses`] lives
+/// on the stack of the thread that made it, so that thread is alive
+/// whenever the value is used. (`std::thread::current()` clones the
+/// thread's handle, an atomic count on every lookup.)
+fn this_thread() -> usize {
+    THREAD_MARK.with(|mark| std::ptr::from_ref(mark) as usize)
+}
+
 /// Source classes from the database, as `file` sees them: its own classes
 /// with their lines and element indices, other files' by signature.
 struct DbClasses<'d> {
     db: &'d dyn Db,
-    /// The thread the value was made on, the only one allowed to use `db`.
-    thread: ThreadId,
+    /// The thread the value was made on, the only one allowed to use `db`
+    /// ([`this_thread`]).
+    thread: usize,
     slot: u32,
     own: FxHashMap<Arc<str>, Arc<ClassEntry>>,
     /// The revision's class copies, when the lookups need not be recorded
@@ -135,7 +148,7 @@ impl<'d> DbClasses<'d> {
             .map(|_| queries::declarers(db, workspace));
         Self {
             db,
-            thread: std::thread::current().id(),
+            thread: this_thread(),
             slot: file.slot(db),
             own,
             revision_copies,
@@ -148,7 +161,7 @@ impl<'d> DbClasses<'d> {
 
     fn db(&self) -> &'d dyn Db {
         assert_eq!(
-            std::thread::current().id(),
+            this_thread(),
             self.thread,
             "a file's database lookups stay on the thread resolving it"
         );
@@ -229,5 +242,27 @@ impl SourceClasses for DbClasses<'_> {
             path,
             package.as_deref(),
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::this_thread;
+
+    #[test]
+    fn live_threads_have_distinct_marks() {
+        let here = this_thread();
+        assert_eq!(here, this_thread());
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let other = std::thread::spawn(move || {
+            tx.send(this_thread()).unwrap();
+            // Stay alive until the main thread has compared.
+            done_rx.recv().unwrap();
+        });
+        let there = rx.recv().unwrap();
+        assert_ne!(here, there);
+        done_tx.send(()).unwrap();
+        other.join().unwrap();
     }
 }
