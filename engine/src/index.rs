@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 
-use rusqlite::{OptionalExtension, ToSql, params};
+use rusqlite::{OptionalExtension, params};
 
 use crate::db::{Engine, FactsError, FileContent, Libraries, Memoize, SourceFile};
 use crate::digest::Digest128;
@@ -30,7 +30,7 @@ use crate::jdk::{JdkOrigin, JdkTypes};
 use crate::records::ElementRecord;
 use crate::resolve::{FileResolution, TrackedResolution};
 use crate::source::{BlobId, BlobReader, Revision, RevisionKind, Source};
-use crate::store::bulk::BulkInsert;
+use crate::store::bulk::{BulkInsert, Value};
 use crate::store::manifest::{delete_manifest, read_manifest, write_manifest};
 use crate::store::names::{decode_names, encode_names};
 use crate::store::{ElementIndex, PackLocation, PackReader, PackWriter, Store, encode_facts};
@@ -1041,7 +1041,7 @@ impl SortedLinks<'_> {
             tx,
             "INSERT OR IGNORE INTO ref_postings (target_id, unit_id) VALUES ",
             &postings,
-            |(target, unit)| [target as &dyn ToSql, unit],
+            |&(target, unit)| [Value::Int(target), Value::Int(unit)],
         )?;
         let mut overrides: Vec<(i64, i64, u32)> = self
             .overrides
@@ -1055,7 +1055,7 @@ impl SortedLinks<'_> {
             tx,
             "INSERT OR IGNORE INTO overrides (target_id, unit_id, idx) VALUES ",
             &overrides,
-            |(target, unit, idx)| [target as &dyn ToSql, unit, idx],
+            |&(target, unit, idx)| [Value::Int(target), Value::Int(unit), Value::from(idx)],
         )
     }
 }
@@ -1113,26 +1113,33 @@ impl std::hash::Hasher for HashPassed {
 const ROWS_PER_INSERT: usize = 64;
 
 /// Inserts `rows` with `head` (`INSERT ... VALUES `), up to
-/// [`ROWS_PER_INSERT`] rows per statement run: SQLite's and rusqlite's
-/// fixed cost of running a statement is paid once per batch instead of
-/// once per row. `columns` gives a row's values, in the statement's order.
-fn insert_rows<R, const N: usize>(
+/// [`ROWS_PER_INSERT`] rows per statement run: SQLite's fixed cost of
+/// running a statement is paid once per batch instead of once per row, and
+/// texts are read in place ([`BulkInsert`]). `columns` gives a row's
+/// values, in the statement's order.
+fn insert_rows<'r, R, const N: usize>(
     tx: &rusqlite::Transaction,
     head: &str,
-    rows: &[R],
-    columns: impl Fn(&R) -> [&dyn ToSql; N],
+    rows: &'r [R],
+    columns: impl Fn(&'r R) -> [Value<'r>; N],
 ) -> rusqlite::Result<()> {
     let sql = |n_rows: usize| {
         let row = format!("({})", vec!["?"; N].join(", "));
         format!("{head}{}", vec![row; n_rows].join(", "))
     };
-    let full = sql(ROWS_PER_INSERT);
+    let mut full: Option<BulkInsert> = None;
+    let mut values: Vec<Value<'r>> = Vec::with_capacity(ROWS_PER_INSERT * N);
     for batch in rows.chunks(ROWS_PER_INSERT) {
-        let values = rusqlite::params_from_iter(batch.iter().flat_map(&columns));
+        values.clear();
+        values.extend(batch.iter().flat_map(&columns));
         if batch.len() == ROWS_PER_INSERT {
-            tx.prepare_cached(&full)?.execute(values)?;
+            let insert = match &mut full {
+                Some(insert) => insert,
+                None => full.insert(BulkInsert::new(tx, &sql(ROWS_PER_INSERT), values.len())?),
+            };
+            insert.run(&values)?;
         } else {
-            tx.prepare(&sql(batch.len()))?.execute(values)?;
+            BulkInsert::new(tx, &sql(batch.len()), values.len())?.run(&values)?;
         }
     }
     Ok(())
@@ -1168,7 +1175,7 @@ fn intern_targets(tx: &rusqlite::Transaction, names: &[&str]) -> rusqlite::Resul
         tx,
         "INSERT INTO targets (name, id) VALUES ",
         &new,
-        |(name, id)| [name as &dyn ToSql, id],
+        |&(name, id)| [Value::Text(name), Value::Int(id)],
     )?;
     tx.execute(
         "UPDATE meta SET value = ?1 WHERE key = 'next_target_id'",
@@ -1298,7 +1305,7 @@ impl UnitRows {
 
 /// The inserts [`store_unit`] runs for every unit.
 struct UnitInserts<'c> {
-    elements: BulkInsert<'c, 13>,
+    elements: BulkInsert<'c>,
 }
 
 impl<'c> UnitInserts<'c> {
@@ -1309,6 +1316,7 @@ impl<'c> UnitInserts<'c> {
                 "INSERT INTO elements (unit_id, idx, element_id, kind, name, owner, params, type, \
                  parent_idx, start_line, end_line, name_line, name_col) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                13,
             )?,
         })
     }
@@ -1369,7 +1377,7 @@ fn store_unit(
         links.overrides.push((target, unit, element));
     }
     for (r, params) in &records {
-        inserts.elements.run([
+        inserts.elements.run(&[
             unit.into(),
             r.idx.into(),
             r.element_id.as_str().into(),

@@ -54,17 +54,24 @@ impl<'a, T: Into<Value<'a>>> From<Option<T>> for Value<'a> {
     }
 }
 
-/// A prepared statement of `N` parameters, run once per row.
-pub(crate) struct BulkInsert<'c, const N: usize> {
+/// A prepared insert, run once per row (or per batch of rows, for a
+/// statement with several rows of parameters).
+pub(crate) struct BulkInsert<'c> {
     db: *mut ffi::sqlite3,
     stmt: *mut ffi::sqlite3_stmt,
+    /// How many parameters the statement has.
+    params: usize,
     /// The connection outlives the statement.
     _connection: std::marker::PhantomData<&'c Connection>,
 }
 
-impl<'c, const N: usize> BulkInsert<'c, N> {
-    /// Prepares `sql`, which must have exactly `N` parameters.
-    pub(crate) fn new(connection: &'c Connection, sql: &str) -> rusqlite::Result<Self> {
+impl<'c> BulkInsert<'c> {
+    /// Prepares `sql`, which must have exactly `params` parameters.
+    pub(crate) fn new(
+        connection: &'c Connection,
+        sql: &str,
+        params: usize,
+    ) -> rusqlite::Result<Self> {
         // SAFETY: the handle stays valid while `connection` is borrowed,
         // which the statement's lifetime ensures; the statement is only
         // ever used from the thread holding that borrow (`BulkInsert` is
@@ -87,30 +94,35 @@ impl<'c, const N: usize> BulkInsert<'c, N> {
         let insert = Self {
             db,
             stmt,
+            params,
             _connection: std::marker::PhantomData,
         };
         insert.check(rc)?;
         // SAFETY: `stmt` is a prepared statement.
-        let params = unsafe { ffi::sqlite3_bind_parameter_count(stmt) };
-        if usize::try_from(params).ok() != Some(N) {
-            return Err(rusqlite::Error::InvalidParameterCount(
-                usize::try_from(params).unwrap_or(0),
-                N,
-            ));
+        let has = unsafe { ffi::sqlite3_bind_parameter_count(stmt) };
+        let has = usize::try_from(has).unwrap_or(0);
+        if has != params {
+            return Err(rusqlite::Error::InvalidParameterCount(has, params));
         }
         Ok(insert)
     }
 
-    /// Inserts one row.
-    pub(crate) fn run(&mut self, row: [Value<'_>; N]) -> rusqlite::Result<()> {
+    /// Runs the statement with `values`, one for each parameter in order.
+    pub(crate) fn run(&mut self, values: &[Value<'_>]) -> rusqlite::Result<()> {
+        if values.len() != self.params {
+            return Err(rusqlite::Error::InvalidParameterCount(
+                values.len(),
+                self.params,
+            ));
+        }
         let mut result = Ok(());
-        for (at, value) in row.iter().enumerate() {
+        for (at, value) in values.iter().enumerate() {
             let index = at as c_int + 1;
-            // SAFETY: `stmt` is a prepared statement of `N` parameters. A
-            // text or blob is bound `SQLITE_STATIC`: SQLite reads it in
-            // place until the statement is reset or the parameter bound
-            // again, and this call resets the statement below while `row`
-            // still borrows every value.
+            // SAFETY: `stmt` is a prepared statement of `values.len()`
+            // parameters. A text or blob is bound `SQLITE_STATIC`: SQLite
+            // reads it in place until the statement is reset or the
+            // parameter bound again, and this call resets the statement
+            // below while `values` still borrows every value.
             let rc = unsafe {
                 match *value {
                     Value::Null => ffi::sqlite3_bind_null(self.stmt, index),
@@ -148,7 +160,7 @@ impl<'c, const N: usize> BulkInsert<'c, N> {
             }
         }
         // SAFETY: resetting and unbinding a prepared statement; after this
-        // SQLite holds no pointer into `row`. The step's error, if any, is
+        // SQLite holds no pointer into `values`. The step's error, if any, is
         // reported above (reset repeats it).
         unsafe {
             ffi::sqlite3_reset(self.stmt);
@@ -171,7 +183,7 @@ impl<'c, const N: usize> BulkInsert<'c, N> {
     }
 }
 
-impl<const N: usize> Drop for BulkInsert<'_, N> {
+impl Drop for BulkInsert<'_> {
     fn drop(&mut self) {
         // SAFETY: finalizing the statement this value prepared (null is a
         // no-op); nothing uses it afterwards.
@@ -203,14 +215,14 @@ mod tests {
         let db = table();
         {
             let mut insert =
-                BulkInsert::<4>::new(&db, "INSERT INTO t VALUES (?1, ?2, ?3, ?4)").unwrap();
+                BulkInsert::new(&db, "INSERT INTO t VALUES (?1, ?2, ?3, ?4)", 4).unwrap();
             for i in 0..100_u32 {
                 // Fresh buffers each row, dropped right after it.
                 let text = format!("text {i} é");
                 let blob = vec![i as u8; i as usize];
                 let name: Option<&str> = (i % 3 != 0).then_some(text.as_str());
                 insert
-                    .run([
+                    .run(&[
                         Value::from(i),
                         Value::from(name),
                         Value::from(blob.as_slice()),
@@ -240,23 +252,26 @@ mod tests {
     #[test]
     fn a_failing_row_is_an_error_and_the_next_one_still_goes_in() {
         let db = table();
-        let mut insert =
-            BulkInsert::<4>::new(&db, "INSERT INTO t VALUES (?1, ?2, ?3, ?4)").unwrap();
+        let mut insert = BulkInsert::new(&db, "INSERT INTO t VALUES (?1, ?2, ?3, ?4)", 4).unwrap();
         let error = insert
-            .run([Value::Null, Value::Null, Value::Null, Value::from("x")])
+            .run(&[Value::Null, Value::Null, Value::Null, Value::from("x")])
             .unwrap_err();
         assert!(
             error.to_string().contains("NOT NULL"),
             "unexpected error: {error}"
         );
         insert
-            .run([
+            .run(&[
                 Value::from(1_u32),
                 Value::Null,
                 Value::Null,
                 Value::from("y"),
             ])
             .unwrap();
+        assert!(matches!(
+            insert.run(&[Value::from(2_u32)]),
+            Err(rusqlite::Error::InvalidParameterCount(1, 4))
+        ));
         drop(insert);
         let n: i64 = db
             .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
@@ -267,13 +282,13 @@ mod tests {
     #[test]
     fn the_parameter_count_is_checked() {
         let db = table();
-        let error = BulkInsert::<3>::new(&db, "INSERT INTO t VALUES (?1, ?2, ?3, ?4)")
+        let error = BulkInsert::new(&db, "INSERT INTO t VALUES (?1, ?2, ?3, ?4)", 3)
             .err()
             .expect("4 parameters are not 3");
         assert!(matches!(
             error,
             rusqlite::Error::InvalidParameterCount(4, 3)
         ));
-        assert!(BulkInsert::<1>::new(&db, "INSERT INTO nowhere VALUES (?1)").is_err());
+        assert!(BulkInsert::new(&db, "INSERT INTO nowhere VALUES (?1)", 1).is_err());
     }
 }
