@@ -116,14 +116,24 @@ impl<'c> BulkInsert<'c> {
                 self.params,
             ));
         }
+        // Every length fits SQLite's `int` before anything is bound, so
+        // nothing is left bound when a value is refused.
+        for value in values {
+            match value {
+                Value::Text(text) => length(text.len())?,
+                Value::Blob(blob) => length(blob.len())?,
+                Value::Null | Value::Int(_) => 0,
+            };
+        }
         let mut result = Ok(());
         for (at, value) in values.iter().enumerate() {
             let index = at as c_int + 1;
             // SAFETY: `stmt` is a prepared statement of `values.len()`
-            // parameters. A text or blob is bound `SQLITE_STATIC`: SQLite
-            // reads it in place until the statement is reset or the
-            // parameter bound again, and this call resets the statement
-            // below while `values` still borrows every value.
+            // parameters; lengths were checked to fit above. A text or
+            // blob is bound `SQLITE_STATIC`: SQLite reads it in place until
+            // the statement is reset or the parameter bound again, and this
+            // call resets the statement below while `values` still borrows
+            // every value.
             let rc = unsafe {
                 match *value {
                     Value::Null => ffi::sqlite3_bind_null(self.stmt, index),
@@ -132,14 +142,14 @@ impl<'c> BulkInsert<'c> {
                         self.stmt,
                         index,
                         text.as_ptr().cast::<c_char>(),
-                        length(text.len())?,
+                        text.len() as c_int,
                         ffi::SQLITE_STATIC(),
                     ),
                     Value::Blob(blob) => ffi::sqlite3_bind_blob(
                         self.stmt,
                         index,
                         blob.as_ptr().cast(),
-                        length(blob.len())?,
+                        blob.len() as c_int,
                         ffi::SQLITE_STATIC(),
                     ),
                 }
