@@ -27,7 +27,7 @@ use criterion::{
     criterion_main,
 };
 use refscope_benches::{DEFAULT_MAX_FILE_BYTES, generated_java_class, java_files};
-use refscope_engine::extract::{extract, parse_only};
+use refscope_syntax::{extract, parse_only};
 
 /// At most this many fixtures get a benchmark of their own.
 const MAX_SINGLE_FILES: usize = 6;

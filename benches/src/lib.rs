@@ -287,12 +287,12 @@ mod tests {
         let text = generated_java_class(7, 500);
         let lines = text.lines().count();
         assert!((450..=600).contains(&lines), "{lines} lines");
-        let tree = refscope_engine::extract::parse_only(text.as_bytes()).expect("a tree");
+        let tree = refscope_syntax::parse_only(text.as_bytes()).expect("a tree");
         assert!(
             !tree.root_node().has_error(),
             "generated Java has syntax errors"
         );
-        let facts = refscope_engine::extract::extract(text.as_bytes());
+        let facts = refscope_syntax::extract(text.as_bytes());
         assert_eq!(facts.diagnostics.n_syntax_errors, 0);
         assert!(facts.elements.len() > 30);
     }

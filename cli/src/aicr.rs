@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use refscope_mcp_bridge::aicr::prose::{ProseOutcome, apply_prose};
-use refscope_mcp_bridge::aicr::replay::{replay_calls, scan_stream};
-use refscope_mcp_bridge::aicr::state::{remove_state, state_path};
-use refscope_mcp_bridge::aicr::{ReviewTarget, ReviewTools};
+use refscope_aicr::prose::{ProseOutcome, apply_prose};
+use refscope_aicr::replay::{replay_calls, scan_stream};
+use refscope_aicr::state::{remove_state, state_path};
+use refscope_aicr::{ReviewTarget, ReviewTools};
 use refscope_mcp_bridge::task::{Task, TaskStore};
 
 /// `refscope aicr ...`.

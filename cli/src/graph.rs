@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::{Result, anyhow};
 use clap::Args;
 use refscope_engine::Snapshot;
-use refscope_engine::snapshot::{CallersConfig, FoundElement};
+use refscope_engine::{CallersConfig, FoundElement};
 use refscope_query::graph::{
     HitJson, HitsAnswer, ImplementationJson, ImplementationsAnswer, RangeJson, SubjectJson,
     callees_text, callers_text, implementations_text, references_text,

@@ -161,7 +161,7 @@ fn main() -> ExitCode {
     refuse_transparent_huge_pages();
     skip_allocator_cleanup_at_exit();
     // SAFETY: no tree-sitter object exists yet, and no other thread.
-    unsafe { refscope_engine::extract::tree_sitter_on_mimalloc() };
+    unsafe { refscope_engine::tree_sitter_on_mimalloc() };
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Index(args) => index::run(args),

@@ -10,7 +10,7 @@ use refscope_mcp_bridge::context::tool::ContextTools;
 use refscope_mcp_bridge::query_tool::QueryTools;
 use refscope_mcp_bridge::server::{Server, Transport, serve};
 use refscope_mcp_bridge::task::TaskStore;
-use refscope_mcp_bridge::tool::ToolSet;
+use refscope_tool::ToolSet;
 
 #[derive(Debug, Args)]
 pub struct McpArgs {

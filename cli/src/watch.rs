@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
-use refscope_engine::watch::{WatchConfig, WatchEvent, watch};
 use refscope_engine::{IndexConfig, Progress, Source, SourceLimits, Store};
+use refscope_engine::{WatchConfig, WatchEvent, watch};
 
 #[derive(Debug, Args)]
 pub struct WatchArgs {

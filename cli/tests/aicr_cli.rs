@@ -1,14 +1,11 @@
 //! `refscope aicr clean | replay | normalize-prose` from the command line,
 //! against the review-tool fixture repository.
 
-#[path = "../../mcp-bridge/tests/aicr_fixture/mod.rs"]
-mod aicr_fixture;
-
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use aicr_fixture::{ORDER, ReviewRepo};
+use refscope_test_support::review::{ORDER, ReviewRepo};
 use serde_json::{Value, json};
 
 const STATE_FILE: &str = ".aicr-output-state.json";

@@ -1,16 +1,14 @@
 //! The `aicr.*` review tools of `refscope mcp`, driven by the official MCP
 //! Python SDK (PyPI `mcp` 2.3) over stdio and streamable HTTP: every tool
 //! with valid and invalid input, the state file checked after each call.
-//! The client script is `mcp-bridge/tests/python/aicr_client.py`; the
-//! repository is the review fixture of `mcp-bridge/tests/aicr_fixture`.
+//! The client script is `crates/mcp-bridge/tests/python/aicr_client.py`; the
+//! repository is the review fixture of `refscope_test_support::review`.
 //! Without the SDK these tests fail, saying how to install it.
 
-#[path = "../../mcp-bridge/tests/aicr_fixture/mod.rs"]
-mod aicr_fixture;
 mod common;
 
-use aicr_fixture::ReviewRepo;
 use common::{run, run_python_client};
+use refscope_test_support::review::ReviewRepo;
 
 fn run_client(transport: &str) {
     let repo = ReviewRepo::build();

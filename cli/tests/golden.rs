@@ -23,7 +23,9 @@ fn export_of(dir: &Path, extra: &[&str]) -> String {
     run(work.path(), &index).ok();
     run(
         work.path(),
-        &["export", "--decls", "--refs", "--store", store, "--repo", dir],
+        &[
+            "export", "--decls", "--refs", "--store", store, "--repo", dir,
+        ],
     )
     .ok()
 }
@@ -73,10 +75,7 @@ fn commons_lang3_exports_its_golden_digest() {
     sorted.push('\n');
     let digest = sha256_hex(sorted.as_bytes());
     let golden = workspace_root().join("corpora/golden/commons-lang3.sha256");
-    expect_test::expect_file![golden].assert_eq(&format!(
-        "{digest}  {} lines\n",
-        lines.len()
-    ));
+    expect_test::expect_file![golden].assert_eq(&format!("{digest}  {} lines\n", lines.len()));
 }
 
 /// The SHA-256 of `bytes` in hex, from `sha256sum` (coreutils), so that

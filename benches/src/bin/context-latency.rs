@@ -27,7 +27,7 @@ use refscope_mcp_bridge::context::settings::ContextSettings;
 use refscope_mcp_bridge::context::tool::ContextTools;
 use refscope_mcp_bridge::server::Server;
 use refscope_mcp_bridge::task::{NewTask, TaskStore};
-use refscope_mcp_bridge::tool::ToolSet;
+use refscope_tool::ToolSet;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Map, Value, json};

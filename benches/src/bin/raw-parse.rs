@@ -2,7 +2,7 @@
 //!
 //! Finds the `*.java` files under PATH (same walk and size limit as the
 //! indexer), reads them all, then parses every one with the engine's
-//! tree-sitter parser setup (`refscope_engine::extract::parse_only`) on a
+//! tree-sitter parser setup (`refscope_syntax::parse_only`) on a
 //! rayon pool of N threads. Each tree is dropped right after parsing.
 //! tree-sitter allocates through the C library's `malloc`, as shipped;
 //! with `--mimalloc` through mimalloc, as in `refscope`.
@@ -24,7 +24,7 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 use rayon::prelude::*;
 use refscope_benches::{DEFAULT_MAX_FILE_BYTES, java_files};
-use refscope_engine::extract::parse_only;
+use refscope_syntax::parse_only;
 
 /// Raw tree-sitter parsing of the Java files under a directory: the
 /// baseline `refscope index` is compared against.
@@ -50,7 +50,7 @@ fn main() -> Result<()> {
     let args = Args::parse();
     if args.mimalloc {
         // SAFETY: no tree-sitter object exists yet, and no other thread.
-        unsafe { refscope_engine::extract::tree_sitter_on_mimalloc() };
+        unsafe { refscope_engine::tree_sitter_on_mimalloc() };
     }
     if !args.path.is_dir() {
         bail!("{} is not a directory", args.path.display());

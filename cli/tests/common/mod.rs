@@ -1,57 +1,15 @@
 //! Helpers shared by the CLI tests: a fresh temporary repository per test and
 //! a runner that shows the command and its output on failure.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)] // each test binary uses its own part
 
 pub mod oracle;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// A temporary git repository.
-pub struct TestRepo {
-    pub dir: tempfile::TempDir,
-    pub repo: git2::Repository,
-}
-
-impl TestRepo {
-    pub fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let repo = git2::Repository::init(dir.path()).unwrap();
-        Self { dir, repo }
-    }
-
-    pub fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    /// Writes `files` and commits them; returns the commit id.
-    pub fn commit(&self, files: &[(&str, &str)], message: &str) -> String {
-        let mut index = self.repo.index().unwrap();
-        for (path, text) in files {
-            let full = self.path().join(path);
-            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-            std::fs::write(&full, text).unwrap();
-            index.add_path(Path::new(path)).unwrap();
-        }
-        index.write().unwrap();
-        let tree = self.repo.find_tree(index.write_tree().unwrap()).unwrap();
-        let signature = git2::Signature::now("Test", "test@example.com").unwrap();
-        let parent = self.repo.head().ok().and_then(|h| h.peel_to_commit().ok());
-        let parents: Vec<&git2::Commit> = parent.iter().collect();
-        self.repo
-            .commit(
-                Some("HEAD"),
-                &signature,
-                &signature,
-                message,
-                &tree,
-                &parents,
-            )
-            .unwrap()
-            .to_string()
-    }
-}
+pub use refscope_test_support::TestRepo;
+pub use refscope_test_support::paths::workspace_root;
 
 /// The `refscope` binary under test.
 pub fn refscope() -> Command {
@@ -114,14 +72,6 @@ pub fn run(cwd: &Path, args: &[&str]) -> Run {
     }
 }
 
-/// The workspace root (for `corpora/` and `../shared`).
-pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
 /// Fetches a Debian source package with `corpora/fetch` and returns its
 /// directory; panics with fetch's messages when that fails.
 pub fn fetch_corpus(name: &str) -> PathBuf {
@@ -167,12 +117,12 @@ pub fn python_with_mcp() -> PathBuf {
     python
 }
 
-/// Runs the Python MCP client `mcp-bridge/tests/python/SCRIPT` against the
+/// Runs the Python MCP client `crates/mcp-bridge/tests/python/SCRIPT` against the
 /// `refscope` under test over `transport` (`stdio` or `http`) with `args`,
 /// in `cwd`, and asserts it reports `ok: TRANSPORT`.
 pub fn run_python_client(script: &str, transport: &str, args: &[&str], cwd: &Path) {
     let script_path = workspace_root()
-        .join("mcp-bridge/tests/python")
+        .join("crates/mcp-bridge/tests/python")
         .join(script);
     let output = Command::new(python_with_mcp())
         .arg(script_path)

@@ -1,0 +1,64 @@
+//! The refscope engine: Java sources at a git revision (or a directory on
+//! disk) → an indexed revision in the store → answers.
+//!
+//! This crate owns the driver of indexing ([`Indexer`]: the phases parse,
+//! signatures, resolve and finish), the in-memory incremental engine that
+//! keeps a revision's derived values across revisions (a salsa database),
+//! where files come from ([`Source`]: git in-process, or a plain directory),
+//! `watch`, and the read API over one indexed revision ([`Snapshot`]).
+//! It builds on the layers below it: `refscope-syntax` (extraction),
+//! `refscope-symbols` (class signatures, libraries, type names),
+//! `refscope-resolve` (resolution) and `refscope-store` (persistence).
+//!
+//! The items re-exported here are the whole of what the query language,
+//! the MCP bridge and the command line see; everything else is private.
+//! The engine knows nothing of the query syntax, JSON-RPC or MCP.
+//!
+//! ```no_run
+//! use refscope_engine::{IndexConfig, Indexer, Snapshot, Source, SourceLimits, Store};
+//!
+//! let source = Source::open("/path/to/repo".as_ref())?;
+//! let store = Store::open(&source.default_store_dir())?;
+//! let revision = source.resolve_revision(None, &SourceLimits::default())?;
+//! let summary = Indexer::new(&store, IndexConfig::default()).index(&source, &revision, &mut |_| {})?;
+//! println!("{} files, {} elements", summary.n_files, summary.n_elements);
+//!
+//! let row = Snapshot::pick_revision(&store, Some(&source), None)?;
+//! let snapshot = Snapshot::new(&store, row)?;
+//! for view in snapshot.elements_at("src/main/java/com/acme/Shop.java", 42, 42)? {
+//!     println!("{}", view.record.element_id);
+//! }
+//! # Ok::<(), refscope_engine::Error>(())
+//! ```
+
+mod db;
+mod error;
+mod index;
+mod parallel;
+mod snapshot;
+mod source;
+mod watch;
+
+pub use error::Error;
+pub use index::{IndexConfig, IndexSummary, Indexer, Progress};
+pub use snapshot::{
+    CallersConfig, ChangeKind, Diff, DiffConfig, ElementChange, ElementSearch, ElementView,
+    FileData, FoundElement, Implementation, RefHit, RevisionCache, Snapshot, glob_matches,
+    id_matches, package_of,
+};
+pub use source::{BlobReader, Revision, RevisionKind, Source, SourceLimits, WorkTree};
+pub use watch::{WatchConfig, WatchEvent, watch};
+
+/// The vocabulary of answers: element kinds and modifiers, records,
+/// resolved references.
+pub use refscope_resolve::records::ElementRecord;
+pub use refscope_resolve::{Confidence, FileResolution, RefTargetKind, ResolvedRef};
+/// The store and what its readers name: revisions, files, review tasks.
+pub use refscope_store::{
+    BlobId, Error as StoreError, FileEntry, RevisionRow, Store, TASKS_FILE, Task, TaskTable,
+};
+/// The JDK's type names, which callers may read once and hand to
+/// [`IndexConfig`].
+pub use refscope_symbols::{JdkOrigin, JdkTypes};
+pub use refscope_syntax::facts::{Element, ElementKind, FileFacts, Modifiers, NO_ELEMENT};
+pub use refscope_syntax::tree_sitter_on_mimalloc;

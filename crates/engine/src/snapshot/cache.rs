@@ -1,0 +1,242 @@
+//! What snapshots of one revision have read and derived, kept for the
+//! next question about that revision.
+//!
+//! An indexed revision never changes: its files, their facts, element
+//! records and resolved references, and every answer derived from them
+//! stay valid for as long as the revision exists. A long-lived reader (the
+//! MCP server, `refscope query -`) therefore keeps one [`RevisionCache`]
+//! per revision and builds each call's [`Snapshot`](super::Snapshot) on it,
+//! so a warm call decodes nothing it has decoded before.
+//!
+//! The cache is bounded: decoded files by the number of elements and
+//! reference sites they hold, memoized callers by the number of hits.
+//! What falls out is decoded again when asked for.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use super::{FileEntry, RefHit};
+use refscope_resolve::FileResolution;
+use refscope_resolve::records::ElementRecord;
+use refscope_store::RevisionRow;
+use refscope_syntax::facts::FileFacts;
+
+/// Decoded files kept per revision, weighed in elements plus reference
+/// sites: about 250 bytes each decoded, so the budget is some 150 MiB.
+/// The JDK's 15,000 files hold 1.8 million; the polymorphic callers of
+/// `ArrayList#add` touch about a fifth of them.
+const FILE_BUDGET: u64 = 600_000;
+
+/// Memoized callers kept per revision, weighed in hits.
+const CALLERS_BUDGET: u64 = 200_000;
+
+/// Everything read of one file of a revision: its facts and element
+/// records, and its resolved references once asked for.
+#[derive(Debug)]
+pub struct FileData {
+    /// Where it is and what it holds.
+    pub entry: FileEntry,
+    /// Its facts as extracted.
+    pub facts: FileFacts,
+    /// Its qualified element records, by element index.
+    pub records: Vec<ElementRecord>,
+    /// Its resolved references, decoded on first use (many questions need
+    /// only the declarations).
+    pub(super) resolution: OnceLock<FileResolution>,
+}
+
+impl FileData {
+    pub(super) fn new(entry: FileEntry, facts: FileFacts, records: Vec<ElementRecord>) -> Self {
+        Self {
+            entry,
+            facts,
+            records,
+            resolution: OnceLock::new(),
+        }
+    }
+
+    fn weight(&self) -> u64 {
+        1 + self.facts.elements.len() as u64 + self.facts.ref_sites.len() as u64
+    }
+}
+
+/// The reads and answers of one revision, shared by the snapshots built on
+/// it ([`Snapshot::with_cache`](super::Snapshot::with_cache)).
+#[derive(Debug)]
+pub struct RevisionCache {
+    pub(super) revision: RevisionRow,
+    /// The revision's files by unit: the global index names units, and a
+    /// unit may be shared by many revisions.
+    pub(super) files_by_unit: OnceLock<HashMap<i64, Vec<FileEntry>>>,
+    /// Per file, the name line of each signature element: stored
+    /// references point at declarations in other files by ordinal.
+    pub(super) signature_lines: Mutex<HashMap<String, Arc<Vec<u32>>>>,
+    pub(super) files: Mutex<Bounded<String, Arc<FileData>>>,
+    pub(super) callers: Mutex<Bounded<CallersKey, Arc<Vec<RefHit>>>>,
+}
+
+/// Memoized callers are keyed by element id and whether polymorphic
+/// callers are included.
+type CallersKey = (String, bool);
+
+impl RevisionCache {
+    /// An empty cache for `revision`.
+    pub fn new(revision: RevisionRow) -> Self {
+        Self {
+            revision,
+            files_by_unit: OnceLock::new(),
+            signature_lines: Mutex::default(),
+            files: Mutex::new(Bounded::new(FILE_BUDGET)),
+            callers: Mutex::new(Bounded::new(CALLERS_BUDGET)),
+        }
+    }
+
+    /// The revision it caches.
+    pub fn revision(&self) -> &RevisionRow {
+        &self.revision
+    }
+
+    pub(super) fn file(&self, path: &str) -> Option<Arc<FileData>> {
+        lock(&self.files).get(path)
+    }
+
+    pub(super) fn keep_file(&self, data: Arc<FileData>) {
+        let weight = data.weight();
+        lock(&self.files).insert(data.entry.path.clone(), data, weight);
+    }
+
+    pub(super) fn callers(&self, id: &str, polymorphic: bool) -> Option<Arc<Vec<RefHit>>> {
+        lock(&self.callers).get(&(id.to_string(), polymorphic))
+    }
+
+    pub(super) fn keep_callers(&self, id: &str, polymorphic: bool, hits: Arc<Vec<RefHit>>) {
+        let weight = 1 + hits.len() as u64;
+        lock(&self.callers).insert((id.to_string(), polymorphic), hits, weight);
+    }
+}
+
+/// Locks a cache map. A panic while holding the lock leaves a map that is
+/// still consistent (every update is one insert or one eviction), so a
+/// poisoned lock is taken over rather than passed on.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A map holding at most `budget` in total weight: when an insert goes
+/// over, the least recently used entries go until a quarter of the budget
+/// is free again (one sort per eviction round, not one per insert).
+#[derive(Debug)]
+pub(super) struct Bounded<K, V> {
+    entries: HashMap<K, Slot<V>>,
+    budget: u64,
+    total: u64,
+    clock: u64,
+}
+
+#[derive(Debug)]
+struct Slot<V> {
+    value: V,
+    weight: u64,
+    last_used: u64,
+}
+
+impl<K: Eq + Hash + Clone, V: Clone> Bounded<K, V> {
+    fn new(budget: u64) -> Self {
+        Self {
+            entries: HashMap::new(),
+            budget,
+            total: 0,
+            clock: 0,
+        }
+    }
+
+    fn get<Q>(&mut self, key: &Q) -> Option<V>
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
+        self.clock += 1;
+        let slot = self.entries.get_mut(key)?;
+        slot.last_used = self.clock;
+        Some(slot.value.clone())
+    }
+
+    fn insert(&mut self, key: K, value: V, weight: u64) {
+        self.clock += 1;
+        let slot = Slot {
+            value,
+            weight,
+            last_used: self.clock,
+        };
+        if let Some(old) = self.entries.insert(key, slot) {
+            self.total -= old.weight;
+        }
+        self.total += weight;
+        if self.total > self.budget {
+            self.evict(self.budget - self.budget / 4);
+        }
+    }
+
+    /// Drops least recently used entries, never the newest, until the
+    /// total is at most `target`.
+    fn evict(&mut self, target: u64) {
+        let newest = self.clock;
+        let mut by_age: Vec<(u64, K)> = self
+            .entries
+            .iter()
+            .filter(|(_, slot)| slot.last_used != newest)
+            .map(|(key, slot)| (slot.last_used, key.clone()))
+            .collect();
+        by_age.sort_unstable_by_key(|(last_used, _)| *last_used);
+        for (_, key) in by_age {
+            if self.total <= target {
+                break;
+            }
+            if let Some(slot) = self.entries.remove(&key) {
+                self.total -= slot.weight;
+            }
+        }
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounded_map_evicts_least_recently_used_first() {
+        let mut map: Bounded<&str, u32> = Bounded::new(10);
+        map.insert("a", 1, 4);
+        map.insert("b", 2, 4);
+        assert_eq!(map.get("a"), Some(1), "touching a makes b the oldest");
+        map.insert("c", 3, 4);
+        // 12 > 10: evicted down to 8, oldest first: b goes, a stays.
+        assert_eq!(map.get("b"), None);
+        assert_eq!(map.total, 8);
+        assert_eq!(map.get("a"), Some(1));
+        assert_eq!(map.get("c"), Some(3));
+    }
+
+    #[test]
+    fn bounded_map_replaces_and_reweighs() {
+        let mut map: Bounded<&str, u32> = Bounded::new(100);
+        map.insert("a", 1, 60);
+        map.insert("a", 2, 10);
+        assert_eq!(map.total, 10);
+        assert_eq!(map.get("a"), Some(2));
+        // Heavier than the eviction target on its own: everything older
+        // goes, the new entry stays.
+        map.insert("b", 3, 95);
+        assert_eq!(map.len(), 1);
+        assert_eq!(map.get("a"), None);
+        assert_eq!(map.get("b"), Some(3));
+    }
+}

@@ -1,0 +1,332 @@
+//! The read API: one indexed revision of a store, as the query language and
+//! the bridge see it.
+//!
+//! This module reads files, facts, records and elements at lines;
+//! `graph.rs` follows the global reference index (callers, callees,
+//! implementations, references).
+
+mod cache;
+mod diff;
+mod graph;
+mod structure;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use refscope_resolve::records::ElementRecord;
+use refscope_resolve::{FileResolution, ResolvedRef};
+use refscope_store::{FileEntry, PackLocation, PackReader, RevisionRow, Store};
+use refscope_syntax::facts::{Element, FileFacts, NO_ORDINAL};
+
+use crate::error::Error;
+use crate::source::Source;
+
+pub use cache::{FileData, RevisionCache};
+pub use diff::{ChangeKind, Diff, DiffConfig, ElementChange};
+pub use graph::{CallersConfig, FoundElement, Implementation, RefHit};
+pub use structure::{ElementSearch, glob_matches, id_matches, package_of};
+
+/// How far back HEAD's history is searched for an indexed commit.
+const HISTORY_SEARCH_LIMIT: usize = 100_000;
+
+/// An element with everything known about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ElementView {
+    /// The file it is in.
+    pub path: String,
+    /// Its qualified record.
+    pub record: ElementRecord,
+    /// Its facts as extracted (modifiers, annotations, parameter names,
+    /// javadoc, types as written).
+    pub element: Element,
+}
+
+/// A read-only view of one indexed revision.
+pub struct Snapshot<'s> {
+    store: &'s Store,
+    revision: RevisionRow,
+    pack: PackReader,
+    /// What snapshots of this revision have read and derived so far.
+    cache: Arc<RevisionCache>,
+}
+
+impl<'s> Snapshot<'s> {
+    /// A snapshot of an indexed revision, with a cache of its own.
+    pub fn new(store: &'s Store, revision: RevisionRow) -> Result<Self, Error> {
+        Self::with_cache(store, Arc::new(RevisionCache::new(revision)))
+    }
+
+    /// A snapshot of the revision `cache` belongs to, reading through it
+    /// and adding to it: a long-lived reader keeps the cache between
+    /// calls, so nothing is decoded twice. The cache must come from the
+    /// same store.
+    pub fn with_cache(store: &'s Store, cache: Arc<RevisionCache>) -> Result<Self, Error> {
+        Ok(Self {
+            pack: store.pack_reader()?,
+            store,
+            revision: cache.revision.clone(),
+            cache,
+        })
+    }
+
+    /// The cache this snapshot reads through, to build the next snapshot
+    /// of the revision on.
+    pub fn cache(&self) -> &Arc<RevisionCache> {
+        &self.cache
+    }
+
+    /// Picks the revision to read: `rev` if given (a revision expression
+    /// of the repository, or an indexed revision name or prefix), else the
+    /// newest indexed commit of HEAD's first-parent history, else (plain
+    /// directories) the newest indexed revision.
+    pub fn pick_revision(
+        store: &Store,
+        source: Option<&Source>,
+        rev: Option<&str>,
+    ) -> Result<RevisionRow, Error> {
+        let not_indexed = |revision: &str| Error::NotIndexed {
+            store: store.dir().to_path_buf(),
+            revision: revision.to_string(),
+        };
+        match rev {
+            Some(rev) => {
+                if let Some(row) = store.revision(rev)? {
+                    return Ok(row);
+                }
+                if let Some(source @ Source::Git { .. }) = source {
+                    match source.commit_id(rev) {
+                        Ok(commit) => {
+                            return store.revision(&commit)?.ok_or_else(|| not_indexed(rev));
+                        }
+                        // Not a revision of the repository: it may still
+                        // name an indexed one (a directory snapshot, or a
+                        // commit since rewritten away).
+                        Err(e) => return store.revision_by_prefix(rev)?.ok_or(e),
+                    }
+                }
+                store
+                    .revision_by_prefix(rev)?
+                    .ok_or_else(|| not_indexed(rev))
+            }
+            None => {
+                if let Some(source @ Source::Git { .. }) = source {
+                    for commit in source.head_history(HISTORY_SEARCH_LIMIT) {
+                        if let Some(row) = store.revision(&commit)? {
+                            return Ok(row);
+                        }
+                    }
+                    if store.revisions()?.is_empty() {
+                        return Err(Error::empty_store(store.dir()));
+                    }
+                    return Err(not_indexed("HEAD"));
+                }
+                store
+                    .revisions()?
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| Error::empty_store(store.dir()))
+            }
+        }
+    }
+
+    /// The revision this snapshot reads.
+    pub fn revision(&self) -> &RevisionRow {
+        &self.revision
+    }
+
+    /// Every file of the revision, sorted by path.
+    pub fn files(&self) -> Result<Vec<FileEntry>, Error> {
+        Ok(self.store.manifest(&self.revision)?)
+    }
+
+    /// The files of the revision whose content is `unit` (usually one; a
+    /// blob copied to several paths gives several).
+    pub fn files_of_unit(&self, unit: i64) -> Result<&[FileEntry], Error> {
+        if self.cache.files_by_unit.get().is_none() {
+            let mut by_unit: HashMap<i64, Vec<FileEntry>> = HashMap::new();
+            for file in self.files()? {
+                by_unit.entry(file.unit_id).or_default().push(file);
+            }
+            let _ = self.cache.files_by_unit.set(by_unit);
+        }
+        Ok(self
+            .cache
+            .files_by_unit
+            .get()
+            .and_then(|by_unit| by_unit.get(&unit))
+            .map_or(&[], Vec::as_slice))
+    }
+
+    /// One file of the revision.
+    pub fn file(&self, path: &str) -> Result<FileEntry, Error> {
+        self.store
+            .manifest_file(&self.revision, path)?
+            .ok_or_else(|| Error::FileNotInRevision {
+                path: path.to_string(),
+                revision: self.revision.name.clone(),
+            })
+    }
+
+    /// The facts of a file.
+    pub fn facts(&self, file: &FileEntry) -> Result<FileFacts, Error> {
+        Ok(self.pack.facts(&file.blob_id, self.location(file)?)?)
+    }
+
+    /// Where a file's facts are in the pack.
+    fn location(&self, file: &FileEntry) -> Result<PackLocation, Error> {
+        self.store.blob_location(&file.blob_id)?.ok_or_else(|| {
+            Error::corrupt(
+                self.store.dir(),
+                format!("no facts for blob {} of {}", file.blob_id, file.path),
+            )
+        })
+    }
+
+    /// The name line of signature element `ordinal` of the file at `path`
+    /// (see [`FileFacts::signature_ordinals`]); 0 when there is no such
+    /// file or element.
+    fn signature_line(&self, path: &str, ordinal: u32) -> u32 {
+        let known = self.lock_signature_lines().get(path).cloned();
+        let lines = match known {
+            Some(lines) => lines,
+            None => {
+                let lines: Arc<Vec<u32>> = Arc::new(self.read_signature_lines(path));
+                self.lock_signature_lines()
+                    .insert(path.to_string(), lines.clone());
+                lines
+            }
+        };
+        lines.get(ordinal as usize).copied().unwrap_or(0)
+    }
+
+    fn lock_signature_lines(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Vec<u32>>>> {
+        self.cache
+            .signature_lines
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The name lines of the signature elements of the file at `path`, in
+    /// ordinal order; empty when there is no such file.
+    fn read_signature_lines(&self, path: &str) -> Vec<u32> {
+        self.file(path)
+            .and_then(|file| {
+                Ok(self
+                    .pack
+                    .declarations(&file.blob_id, self.location(&file)?)?)
+            })
+            .map(|facts| {
+                facts
+                    .signature_ordinals()
+                    .iter()
+                    .zip(&facts.elements)
+                    .filter(|&(&ordinal, _)| ordinal != NO_ORDINAL)
+                    .map(|(_, element)| element.name_pos.line)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// A file's facts, records and (on first use) resolution, decoded once
+    /// per revision while the cache keeps them.
+    pub fn file_data(&self, file: &FileEntry) -> Result<Arc<FileData>, Error> {
+        if let Some(data) = self.cache.file(&file.path)
+            && data.entry == *file
+        {
+            return Ok(data);
+        }
+        let data = Arc::new(FileData::new(
+            file.clone(),
+            self.facts(file)?,
+            self.records(file)?,
+        ));
+        self.cache.keep_file(data.clone());
+        Ok(data)
+    }
+
+    /// The resolution of a file read with [`Self::file_data`], decoded on
+    /// first use.
+    pub fn file_resolution<'d>(&self, data: &'d FileData) -> Result<&'d FileResolution, Error> {
+        if let Some(resolution) = data.resolution.get() {
+            return Ok(resolution);
+        }
+        let resolution = self.resolution(&data.entry)?;
+        Ok(data.resolution.get_or_init(|| resolution))
+    }
+
+    /// The resolved references of a file, in site order.
+    pub fn refs(&self, file: &FileEntry) -> Result<Vec<ResolvedRef>, Error> {
+        Ok(self.resolution(file)?.refs)
+    }
+
+    /// The resolved references and override links of a file.
+    pub fn resolution(&self, file: &FileEntry) -> Result<FileResolution, Error> {
+        let stored = self.store.unit_resolution(file)?;
+        Ok(stored.expand(&mut |path, ordinal| self.signature_line(path, ordinal)))
+    }
+
+    /// The qualified element records of a file, by element index.
+    pub fn records(&self, file: &FileEntry) -> Result<Vec<ElementRecord>, Error> {
+        Ok(self.store.unit_records(file)?)
+    }
+
+    /// The elements owning lines `start..=end` of a file: the innermost
+    /// element of each line (several for a line of several fields). An
+    /// enclosing element whose own header lies in the range stands for its
+    /// members instead; one hit only through blank or closing lines
+    /// between its members is left out.
+    pub fn elements_at(&self, path: &str, start: u32, end: u32) -> Result<Vec<ElementView>, Error> {
+        let file = self.file(path)?;
+        let facts = self.facts(&file)?;
+        let records = self.records(&file)?;
+        if start > facts.n_lines.max(1) {
+            return Err(Error::LineOutOfRange {
+                path: path.to_string(),
+                line: start,
+                n_lines: facts.n_lines,
+            });
+        }
+        let mut owners: Vec<u32> = Vec::new();
+        for line in start..=end.min(facts.n_lines.max(start)) {
+            for &owner in facts.owners_of_line(line) {
+                if !owners.contains(&owner) {
+                    owners.push(owner);
+                }
+            }
+        }
+        owners.sort_unstable();
+        let is_strict_ancestor = |a: u32, b: u32| facts.encloses(a, b);
+        // Enclosing elements (outermost first) either absorb their members
+        // or drop out.
+        let mut kept: Vec<u32> = owners.clone();
+        for &candidate in &owners {
+            if !kept.contains(&candidate) {
+                continue;
+            }
+            let has_member = kept
+                .iter()
+                .any(|&other| is_strict_ancestor(candidate, other));
+            if !has_member {
+                continue;
+            }
+            let header_line = facts.elements[candidate as usize].name_pos.line;
+            if (start..=end).contains(&header_line) {
+                kept.retain(|&other| !is_strict_ancestor(candidate, other));
+            } else {
+                kept.retain(|&other| other != candidate);
+            }
+        }
+        facts.sort_by_appearance(&mut kept);
+        Ok(kept
+            .into_iter()
+            .filter_map(|index| {
+                let record = records.get(index as usize)?.clone();
+                Some(ElementView {
+                    path: path.to_string(),
+                    record,
+                    element: facts.elements[index as usize].clone(),
+                })
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,260 @@
+//! Keeping the index of a directory's files current while they change.
+//!
+//! File system events (notify) are gathered until the directory has been
+//! quiet for a moment (editors save in bursts: a temporary file, a rename),
+//! then only the paths they name are read again and the files on disk are
+//! indexed as a work-tree revision by one long-lived [`Indexer`], which
+//! keeps the last revision's signatures in memory: a body edit parses and
+//! resolves one file. Each update commits in one transaction that also
+//! removes the previous work-tree revision, so readers see the last
+//! complete state and never a half-written one.
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use notify::{RecursiveMode, Watcher};
+
+use crate::error::Error;
+use crate::index::{IndexConfig, IndexSummary, Indexer, Progress};
+use crate::source::{Source, SourceLimits, WorkTree};
+use refscope_store::Store;
+
+/// How to watch.
+#[derive(Debug, Clone)]
+pub struct WatchConfig {
+    /// How long the directory must be quiet before an update starts.
+    pub quiet_period: Duration,
+    /// Which files to skip.
+    pub limits: SourceLimits,
+    /// How to index each update.
+    pub index: IndexConfig,
+}
+
+impl Default for WatchConfig {
+    fn default() -> Self {
+        Self {
+            quiet_period: Duration::from_millis(20),
+            limits: SourceLimits::default(),
+            index: IndexConfig::default(),
+        }
+    }
+}
+
+/// What the watcher reports.
+#[derive(Debug)]
+pub enum WatchEvent {
+    /// The files on disk were indexed: the first time, or after changes.
+    Updated {
+        /// The indexing run.
+        summary: IndexSummary,
+        /// Java files added, changed or removed since the last update
+        /// (every file the first time).
+        n_changed: usize,
+        /// From the first event of the burst (or the start) to the commit.
+        elapsed: Duration,
+    },
+    /// An update failed; the previous state stays readable and watching
+    /// goes on.
+    Failed(Error),
+    /// Progress of an indexing run.
+    Progress(Progress),
+}
+
+/// Indexes the files under `root` into `store`, then again after every
+/// burst of changes, until `on_event` breaks (or the watcher fails).
+pub fn watch(
+    root: &Path,
+    store: &Store,
+    config: WatchConfig,
+    on_event: &mut dyn FnMut(WatchEvent) -> ControlFlow<()>,
+) -> Result<(), Error> {
+    let source = Source::open_directory(root)?;
+    let root = source.root().to_path_buf();
+    let (sender, events) = channel();
+    let watch_error = |e: notify::Error| Error::Io {
+        path: root.clone(),
+        source: std::io::Error::other(format!("cannot watch for changes: {e}")),
+    };
+    // Watching starts before the first scan, so no change is missed
+    // between the two.
+    let mut watcher = notify::recommended_watcher(sender).map_err(watch_error)?;
+    watcher
+        .watch(&root, RecursiveMode::Recursive)
+        .map_err(watch_error)?;
+
+    let mut indexer = Indexer::new(
+        store,
+        IndexConfig {
+            replace_worktree: true,
+            ..config.index.clone()
+        },
+    );
+    let started = Instant::now();
+    let mut tree = WorkTree::scan(&root, &config.limits);
+    let n_files = tree.revision().files.len();
+    if update(&mut indexer, &source, &tree, n_files, started, on_event).is_break() {
+        return Ok(());
+    }
+    loop {
+        let Ok(first) = events.recv() else {
+            return Err(watch_error(notify::Error::generic("the watcher stopped")));
+        };
+        if let Ok(event) = &first
+            && !may_change_files(event)
+        {
+            continue;
+        }
+        let burst_started = Instant::now();
+        let mut paths: Vec<PathBuf> = Vec::new();
+        let mut rescan = false;
+        let mut take = |event: notify::Result<notify::Event>| match event {
+            Ok(event) if may_change_files(&event) => {
+                rescan |= event.need_rescan();
+                paths.extend(event.paths);
+            }
+            Ok(_) => {}
+            // Events were lost (a queue overflow): read everything again.
+            Err(_) => rescan = true,
+        };
+        take(first);
+        loop {
+            match events.recv_timeout(config.quiet_period) {
+                Ok(event) => take(event),
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(watch_error(notify::Error::generic("the watcher stopped")));
+                }
+            }
+        }
+        let n_changed = if rescan {
+            let before = tree.revision();
+            tree = WorkTree::scan(&root, &config.limits);
+            let after = tree.revision();
+            count_changes(&before, &after)
+        } else {
+            paths.sort();
+            paths.dedup();
+            tree.refresh(&paths)
+        };
+        if n_changed == 0 {
+            continue;
+        }
+        if update(
+            &mut indexer,
+            &source,
+            &tree,
+            n_changed,
+            burst_started,
+            on_event,
+        )
+        .is_break()
+        {
+            return Ok(());
+        }
+    }
+}
+
+/// Whether an event may mean changed files. Reads are not changes: the
+/// watcher's own reads of the tree (every update reads the files it
+/// indexes; a rescan opens every directory) come back as access events,
+/// and following them would rescan and rehash the tree after every save.
+/// A file closed after writing is a change.
+fn may_change_files(event: &notify::Event) -> bool {
+    use notify::EventKind;
+    use notify::event::{AccessKind, AccessMode};
+    match event.kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+        EventKind::Access(_) => event.need_rescan(),
+        _ => true,
+    }
+}
+
+/// Indexes the tree as it is now and reports it.
+fn update(
+    indexer: &mut Indexer<'_>,
+    source: &Source,
+    tree: &WorkTree,
+    n_changed: usize,
+    started: Instant,
+    on_event: &mut dyn FnMut(WatchEvent) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let revision = tree.revision();
+    let mut progress_events = Vec::new();
+    let result = indexer.index(source, &revision, &mut |p| progress_events.push(p));
+    for progress in progress_events {
+        on_event(WatchEvent::Progress(progress))?;
+    }
+    match result {
+        Ok(summary) => on_event(WatchEvent::Updated {
+            summary,
+            n_changed,
+            elapsed: started.elapsed(),
+        }),
+        Err(error) => on_event(WatchEvent::Failed(error)),
+    }
+}
+
+/// Files added, changed or removed between two revisions of a directory.
+fn count_changes(before: &crate::source::Revision, after: &crate::source::Revision) -> usize {
+    let old: std::collections::HashMap<&str, _> = before
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.blob_id))
+        .collect();
+    let new: std::collections::HashMap<&str, _> = after
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.blob_id))
+        .collect();
+    let changed = new.iter().filter(|(p, b)| old.get(*p) != Some(*b)).count();
+    changed + old.keys().filter(|p| !new.contains_key(*p)).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use notify::event::{
+        AccessKind, AccessMode, CreateKind, DataChange, EventAttributes, Flag, ModifyKind,
+        RemoveKind,
+    };
+    use notify::{Event, EventKind};
+
+    use super::may_change_files;
+
+    fn event(kind: EventKind) -> Event {
+        Event {
+            kind,
+            paths: vec!["/tree/A.java".into()],
+            attrs: EventAttributes::new(),
+        }
+    }
+
+    #[test]
+    fn reads_are_not_changes_but_writes_and_lost_events_are() {
+        for read in [
+            AccessKind::Open(AccessMode::Read),
+            AccessKind::Open(AccessMode::Any),
+            AccessKind::Read,
+            AccessKind::Close(AccessMode::Read),
+            AccessKind::Any,
+        ] {
+            assert!(
+                !may_change_files(&event(EventKind::Access(read))),
+                "{read:?}"
+            );
+        }
+        for change in [
+            EventKind::Access(AccessKind::Close(AccessMode::Write)),
+            EventKind::Modify(ModifyKind::Data(DataChange::Any)),
+            EventKind::Create(CreateKind::File),
+            EventKind::Remove(RemoveKind::Any),
+            EventKind::Any,
+            EventKind::Other,
+        ] {
+            assert!(may_change_files(&event(change)), "{change:?}");
+        }
+        let lost = event(EventKind::Access(AccessKind::Any)).set_flag(Flag::Rescan);
+        assert!(may_change_files(&lost));
+    }
+}

@@ -1,0 +1,571 @@
+//! The blob pack: an append-only file of per-file facts, content-addressed
+//! by git blob id, read through a memory map and validated on every read.
+//!
+//! Record layout (little-endian), each record starting at a multiple of 16:
+//!
+//! | bytes | what |
+//! | --- | --- |
+//! | 4 | magic `RSF2` |
+//! | 4 | payload length |
+//! | 4 | CRC-32 of the payload |
+//! | 4 | length of the payload's declarations part |
+//! | 20 | git blob id |
+//! | 4 | CRC-32 of the declarations part |
+//! | 8 | padding to 48 |
+//! | n | payload: the declarations part, zeros to a multiple of 16, the body part |
+//! | 0–15 | padding to the next multiple of 16 |
+//!
+//! The two parts of a payload are each a [`FileFacts`]' fields archived
+//! with rkyv: the declarations part holds the package, imports, elements
+//! and line count, all that signatures and the type universe read
+//! ([`PackReader::declarations`]), and is read, checked and validated
+//! without the rest; the body part holds the reference sites and the rest.
+//!
+//! Offsets and lengths live in SQLite; bytes past the last committed record
+//! (left by a run that died before committing) are cut off by the next
+//! writer.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+use rkyv::rancor;
+
+use crate::blob::BlobId;
+use crate::error::Error;
+use refscope_syntax::facts::{
+    Diagnostics, Element, Expr, FileFacts, Import, LineRun, LocalVar, RefSite,
+};
+
+const MAGIC: &[u8; 4] = b"RSF2";
+const HEADER_LEN: u64 = 48;
+const ALIGN: u64 = 16;
+
+/// Where a record is in the pack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PackLocation {
+    /// Offset of the record header.
+    pub offset: u64,
+    /// Length of the payload.
+    pub len: u64,
+    /// Length of the payload's declarations part, which comes first.
+    pub declarations_len: u64,
+}
+
+/// The fields of [`FileFacts`] that [`PackReader::declarations`] reads.
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+struct DeclarationsPart {
+    package: Option<String>,
+    imports: Vec<Import>,
+    elements: Vec<Element>,
+    n_lines: u32,
+}
+
+/// The other fields of [`FileFacts`].
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize, Default)]
+struct BodyPart {
+    ref_sites: Vec<RefSite>,
+    locals: Vec<LocalVar>,
+    exprs: Vec<Expr>,
+    returns: Vec<(u32, u32)>,
+    line_runs: Vec<LineRun>,
+    line_owners: Vec<u32>,
+    diagnostics: Diagnostics,
+}
+
+/// The facts whose parts these are; a declarations read passes an empty
+/// body. (The inverse of the split in [`encode_facts`].)
+fn join(declarations: DeclarationsPart, body: BodyPart) -> FileFacts {
+    let DeclarationsPart {
+        package,
+        imports,
+        elements,
+        n_lines,
+    } = declarations;
+    let BodyPart {
+        ref_sites,
+        locals,
+        exprs,
+        returns,
+        line_runs,
+        line_owners,
+        diagnostics,
+    } = body;
+    FileFacts {
+        package,
+        imports,
+        elements,
+        ref_sites,
+        locals,
+        exprs,
+        returns,
+        line_runs,
+        line_owners,
+        n_lines,
+        diagnostics,
+    }
+}
+
+/// A record's payload ([`encode_facts`]), ready for [`PackWriter::append`].
+pub struct EncodedFacts {
+    bytes: rkyv::util::AlignedVec,
+    declarations_len: usize,
+}
+
+/// Where the body part starts, after a declarations part of `len` bytes.
+fn body_start(declarations_len: usize) -> usize {
+    declarations_len.next_multiple_of(ALIGN as usize)
+}
+
+/// Serializes facts into an aligned payload, for a file of `source_len`
+/// bytes. The buffer starts at the size facts usually come to (1.5 times
+/// their source: the JDK's 202 MB of sources give 294 MB of facts), so it
+/// seldom grows: growing by doubling copied about nine times per file.
+pub fn encode_facts(facts: FileFacts, source_len: usize) -> EncodedFacts {
+    // Every field goes to one part or the other: a new field fails here.
+    let FileFacts {
+        package,
+        imports,
+        elements,
+        ref_sites,
+        locals,
+        exprs,
+        returns,
+        line_runs,
+        line_owners,
+        n_lines,
+        diagnostics,
+    } = facts;
+    let declarations = DeclarationsPart {
+        package,
+        imports,
+        elements,
+        n_lines,
+    };
+    let body = BodyPart {
+        ref_sites,
+        locals,
+        exprs,
+        returns,
+        line_runs,
+        line_owners,
+        diagnostics,
+    };
+    let serialize_error = "facts serialize: they hold only plain data";
+    let buffer = rkyv::util::AlignedVec::with_capacity(source_len + source_len / 2);
+    let mut bytes = rkyv::api::high::to_bytes_in::<_, rancor::Error>(&declarations, buffer)
+        .expect(serialize_error);
+    let declarations_len = bytes.len();
+    // Relative pointers make an archive valid wherever it starts, given
+    // its alignment: the body part is archived after the first.
+    bytes.resize(body_start(declarations_len), 0);
+    let bytes =
+        rkyv::api::high::to_bytes_in::<_, rancor::Error>(&body, bytes).expect(serialize_error);
+    EncodedFacts {
+        bytes,
+        declarations_len,
+    }
+}
+
+/// Appends records to the pack.
+pub struct PackWriter {
+    path: PathBuf,
+    out: BufWriter<File>,
+    position: u64,
+}
+
+impl PackWriter {
+    /// Opens the pack for appending at `committed_len`, cutting off anything
+    /// after it.
+    pub fn open(path: &Path, committed_len: u64) -> Result<Self, Error> {
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        let actual = file.metadata().map_err(|e| Error::io(path, e))?.len();
+        if actual < committed_len {
+            return Err(Error::Corrupt {
+                path: path.parent().unwrap_or(path).to_path_buf(),
+                message: format!(
+                    "blob pack is {actual} bytes but the database references {committed_len}"
+                ),
+            });
+        }
+        if actual > committed_len {
+            file.set_len(committed_len)
+                .map_err(|e| Error::io(path, e))?;
+        }
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        out.seek(SeekFrom::Start(committed_len))
+            .map_err(|e| Error::io(path, e))?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            out,
+            position: committed_len,
+        })
+    }
+
+    /// Appends one record and returns where it is.
+    pub fn append(
+        &mut self,
+        blob_id: &BlobId,
+        encoded: &EncodedFacts,
+    ) -> Result<PackLocation, Error> {
+        let payload = &encoded.bytes[..];
+        let declarations = &payload[..encoded.declarations_len];
+        let offset = self.position;
+        debug_assert_eq!(offset % ALIGN, 0);
+        let mut header = [0u8; HEADER_LEN as usize];
+        header[0..4].copy_from_slice(MAGIC);
+        header[4..8].copy_from_slice(&(payload.len() as u32).to_le_bytes());
+        header[8..12].copy_from_slice(&crc32fast::hash(payload).to_le_bytes());
+        header[12..16].copy_from_slice(&(declarations.len() as u32).to_le_bytes());
+        header[16..36].copy_from_slice(&blob_id.0);
+        header[36..40].copy_from_slice(&crc32fast::hash(declarations).to_le_bytes());
+        let padding = (ALIGN - (payload.len() as u64 % ALIGN)) % ALIGN;
+        let io = |e| Error::io(&self.path, e);
+        self.out.write_all(&header).map_err(io)?;
+        self.out.write_all(payload).map_err(io)?;
+        self.out
+            .write_all(&[0u8; ALIGN as usize][..padding as usize])
+            .map_err(io)?;
+        self.position += HEADER_LEN + payload.len() as u64 + padding;
+        Ok(PackLocation {
+            offset,
+            len: payload.len() as u64,
+            declarations_len: declarations.len() as u64,
+        })
+    }
+
+    /// Flushes and syncs everything appended; returns the new length.
+    pub fn finish(mut self) -> Result<u64, Error> {
+        self.out.flush().map_err(|e| Error::io(&self.path, e))?;
+        self.out
+            .get_ref()
+            .sync_data()
+            .map_err(|e| Error::io(&self.path, e))?;
+        Ok(self.position)
+    }
+}
+
+thread_local! {
+    /// The bytes of the record last read on this thread by an unmapped
+    /// reader ([`PackReader::open_unmapped`]), aligned like a map so the
+    /// payload (after a 16-aligned header) is too. It keeps the size of the
+    /// largest record read.
+    static READ_BUFFER: std::cell::RefCell<rkyv::util::AlignedVec<16>> =
+        std::cell::RefCell::new(rkyv::util::AlignedVec::new());
+}
+
+/// A read-only view of the pack.
+pub struct PackReader {
+    path: PathBuf,
+    bytes: PackBytes,
+}
+
+enum PackBytes {
+    Mapped(Mmap),
+    /// Fallback where mapping fails (some network file systems); the
+    /// buffer is 16-aligned like a map would be.
+    Read(rkyv::util::AlignedVec),
+    /// Records read one at a time ([`PackReader::open_unmapped`]).
+    Unmapped(File),
+}
+
+impl PackReader {
+    /// Maps the pack file.
+    pub fn open(path: &Path) -> Result<Self, Error> {
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Self {
+                    path: path.to_path_buf(),
+                    bytes: PackBytes::Read(rkyv::util::AlignedVec::new()),
+                });
+            }
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        // SAFETY: the pack is append-only while any reader may have it
+        // mapped: writers only append, and the one truncation (of bytes no
+        // committed record references) happens under the store's write
+        // lock, beyond every offset a reader can have read from the
+        // database. Every read below is bounds-checked against the map and
+        // validated (CRC and rkyv's bytecheck) before use, so a file changed
+        // behind our back yields an error, not undefined behaviour of our
+        // own making.
+        let bytes = match unsafe { Mmap::map(&file) } {
+            Ok(map) => PackBytes::Mapped(map),
+            Err(_) => {
+                let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+                let mut aligned = rkyv::util::AlignedVec::with_capacity(data.len());
+                aligned.extend_from_slice(&data);
+                PackBytes::Read(aligned)
+            }
+        };
+        Ok(Self {
+            path: path.to_path_buf(),
+            bytes,
+        })
+    }
+
+    /// A reader that reads each record from the file when asked, without
+    /// mapping the pack: for a pass over many records, such as a full
+    /// index, which reads every record two or three times. Mapped, every
+    /// page read would stay in the process's resident memory (about
+    /// 300 MiB for the JDK) until the reader is dropped.
+    pub fn open_unmapped(path: &Path) -> Result<Self, Error> {
+        match File::open(path) {
+            Ok(file) => Ok(Self {
+                path: path.to_path_buf(),
+                bytes: PackBytes::Unmapped(file),
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self {
+                path: path.to_path_buf(),
+                bytes: PackBytes::Read(rkyv::util::AlignedVec::new()),
+            }),
+            Err(e) => Err(Error::io(path, e)),
+        }
+    }
+
+    /// Calls `read` with the payload of `blob_id`'s record at `at`, or
+    /// with its declarations part alone, once the header matches `at` and
+    /// the bytes their checksum.
+    fn with_payload<R>(
+        &self,
+        blob_id: &BlobId,
+        at: PackLocation,
+        part: Part,
+        read: impl FnOnce(&[u8]) -> Result<R, Error>,
+    ) -> Result<R, Error> {
+        let start = at.offset as usize;
+        let wanted = match part {
+            Part::Whole => at.len,
+            Part::Declarations => at.declarations_len.min(at.len),
+        };
+        let end = start
+            .saturating_add(HEADER_LEN as usize)
+            .saturating_add(wanted as usize);
+        let outside = || {
+            self.corrupt(format!(
+                "record of blob {blob_id} at offset {start} lies outside the blob pack"
+            ))
+        };
+        if !start.is_multiple_of(ALIGN as usize) {
+            return Err(outside());
+        }
+        match &self.bytes {
+            PackBytes::Mapped(map) => {
+                let record = map.get(start..end).ok_or_else(outside)?;
+                read(self.checked(blob_id, at, part, record)?)
+            }
+            PackBytes::Read(vec) => {
+                let record = vec.get(start..end).ok_or_else(outside)?;
+                read(self.checked(blob_id, at, part, record)?)
+            }
+            PackBytes::Unmapped(file) => READ_BUFFER.with(|buffer| {
+                use std::os::unix::fs::FileExt;
+                // A `read` that reads the pack again on this thread gets a
+                // buffer of its own.
+                let mut own = None;
+                let mut shared = buffer.try_borrow_mut();
+                let buffer = match &mut shared {
+                    Ok(buffer) => &mut **buffer,
+                    Err(_) => own.insert(rkyv::util::AlignedVec::<16>::new()),
+                };
+                if buffer.len() < end - start {
+                    buffer.resize(end - start, 0);
+                }
+                let record = &mut buffer[..end - start];
+                file.read_exact_at(record, at.offset)
+                    .map_err(|e| match e.kind() {
+                        std::io::ErrorKind::UnexpectedEof => outside(),
+                        _ => Error::io(&self.path, e),
+                    })?;
+                read(self.checked(blob_id, at, part, record)?)
+            }),
+        }
+    }
+
+    /// The payload of `record` (header and payload, or header and
+    /// declarations part), once its header matches what the database says
+    /// is at `at` and the bytes their checksum.
+    fn checked<'r>(
+        &self,
+        blob_id: &BlobId,
+        at: PackLocation,
+        part: Part,
+        record: &'r [u8],
+    ) -> Result<&'r [u8], Error> {
+        let start = at.offset;
+        let (header, payload) = record.split_at(HEADER_LEN as usize);
+        let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("4 bytes"));
+        if &header[0..4] != MAGIC
+            || u64::from(word(4)) != at.len
+            || u64::from(word(12)) != at.declarations_len
+            || at.declarations_len > at.len
+            || header[16..36] != blob_id.0
+        {
+            return Err(self.corrupt(format!(
+                "record header of blob {blob_id} at offset {start} does not match"
+            )));
+        }
+        let stored_crc = match part {
+            Part::Whole => word(8),
+            Part::Declarations => word(36),
+        };
+        if crc32fast::hash(payload) != stored_crc {
+            return Err(self.corrupt(format!(
+                "record of blob {blob_id} at offset {start} fails its checksum"
+            )));
+        }
+        Ok(payload)
+    }
+
+    /// `bytes` validated as an archived `T`.
+    fn access<'b, T>(&self, blob_id: &BlobId, bytes: &'b [u8]) -> Result<&'b T, Error>
+    where
+        T: rkyv::Portable
+            + for<'a> rkyv::bytecheck::CheckBytes<rkyv::api::high::HighValidator<'a, rancor::Error>>,
+    {
+        rkyv::access::<T, rancor::Error>(bytes)
+            .map_err(|e| self.corrupt(format!("record of blob {blob_id} does not validate: {e}")))
+    }
+
+    fn corrupt(&self, message: String) -> Error {
+        Error::Corrupt {
+            path: self.path.parent().unwrap_or(&self.path).to_path_buf(),
+            message,
+        }
+    }
+
+    /// The declarations of a record: package, imports and elements, without
+    /// reference sites, locals or the line table. Much cheaper than
+    /// [`Self::facts`] where only names are needed: only the record's
+    /// declarations part is read.
+    pub fn declarations(&self, blob_id: &BlobId, at: PackLocation) -> Result<FileFacts, Error> {
+        self.with_payload(blob_id, at, Part::Declarations, |payload| {
+            let archived = self.access::<ArchivedDeclarationsPart>(blob_id, payload)?;
+            let declarations = rkyv::deserialize::<DeclarationsPart, rancor::Error>(archived)
+                .expect("validated archives deserialize");
+            Ok(join(declarations, BodyPart::default()))
+        })
+    }
+
+    /// The facts of a record, deserialized.
+    pub fn facts(&self, blob_id: &BlobId, at: PackLocation) -> Result<FileFacts, Error> {
+        self.with_payload(blob_id, at, Part::Whole, |payload| {
+            let declarations_len = at.declarations_len as usize;
+            let body = payload.get(body_start(declarations_len)..).ok_or_else(|| {
+                self.corrupt(format!("record of blob {blob_id} has no body part"))
+            })?;
+            let declarations =
+                self.access::<ArchivedDeclarationsPart>(blob_id, &payload[..declarations_len])?;
+            let body = self.access::<ArchivedBodyPart>(blob_id, body)?;
+            let declarations = rkyv::deserialize::<DeclarationsPart, rancor::Error>(declarations)
+                .expect("validated archives deserialize");
+            let body = rkyv::deserialize::<BodyPart, rancor::Error>(body)
+                .expect("validated archives deserialize");
+            Ok(join(declarations, body))
+        })
+    }
+}
+
+/// Which bytes of a record a read needs.
+#[derive(Clone, Copy)]
+enum Part {
+    /// The whole payload.
+    Whole,
+    /// Its declarations part.
+    Declarations,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOURCE: &str = "package p;\n\
+        import java.util.List;\n\
+        class A {\n\
+            List<String> names;\n\
+            int size() { return names.size(); }\n\
+        }\n";
+
+    /// A pack with one record of [`SOURCE`]'s facts, and the facts.
+    fn one_record(dir: &Path) -> (PathBuf, BlobId, PackLocation, FileFacts) {
+        let facts = refscope_syntax::extract(SOURCE.as_bytes());
+        let blob_id = BlobId::of_bytes(SOURCE.as_bytes());
+        let path = dir.join("facts.pack");
+        let mut writer = PackWriter::open(&path, 0).unwrap();
+        let at = writer
+            .append(&blob_id, &encode_facts(facts.clone(), SOURCE.len()))
+            .unwrap();
+        writer.finish().unwrap();
+        (path, blob_id, at, facts)
+    }
+
+    #[test]
+    fn facts_and_declarations_read_back_from_their_parts() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, blob_id, at, facts) = one_record(dir.path());
+        assert!(at.declarations_len > 0 && at.declarations_len < at.len);
+        assert!(!facts.ref_sites.is_empty());
+        let expected_declarations = FileFacts {
+            package: facts.package.clone(),
+            imports: facts.imports.clone(),
+            elements: facts.elements.clone(),
+            n_lines: facts.n_lines,
+            ..FileFacts::default()
+        };
+        for reader in [
+            PackReader::open(&path).unwrap(),
+            PackReader::open_unmapped(&path).unwrap(),
+        ] {
+            assert_eq!(reader.facts(&blob_id, at).unwrap(), facts);
+            assert_eq!(
+                reader.declarations(&blob_id, at).unwrap(),
+                expected_declarations
+            );
+        }
+    }
+
+    #[test]
+    fn each_part_is_checked_on_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, blob_id, at, _) = one_record(dir.path());
+        let pristine = std::fs::read(&path).unwrap();
+        let payload = (at.offset + HEADER_LEN) as usize;
+        let flip = |at: usize| {
+            let mut bytes = pristine.clone();
+            bytes[at] ^= 0x5a;
+            std::fs::write(&path, bytes).unwrap();
+        };
+        let is_corrupt = |r: Result<FileFacts, Error>| matches!(r, Err(Error::Corrupt { .. }));
+
+        // A byte of the body: the whole facts fail, the declarations
+        // (which do not include it) still read.
+        flip(payload + body_start(at.declarations_len as usize) + 4);
+        let reader = PackReader::open_unmapped(&path).unwrap();
+        assert!(is_corrupt(reader.facts(&blob_id, at)));
+        assert!(reader.declarations(&blob_id, at).is_ok());
+
+        // A byte of the declarations: both fail.
+        flip(payload + 4);
+        let reader = PackReader::open_unmapped(&path).unwrap();
+        assert!(is_corrupt(reader.facts(&blob_id, at)));
+        assert!(is_corrupt(reader.declarations(&blob_id, at)));
+
+        // A location whose declarations length disagrees with the header.
+        std::fs::write(&path, &pristine).unwrap();
+        let reader = PackReader::open_unmapped(&path).unwrap();
+        let wrong = PackLocation {
+            declarations_len: at.declarations_len - 16,
+            ..at
+        };
+        assert!(is_corrupt(reader.declarations(&blob_id, wrong)));
+        assert!(reader.declarations(&blob_id, at).is_ok());
+    }
+}

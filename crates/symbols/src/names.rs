@@ -1,0 +1,618 @@
+//! Type names of a revision: which types exist (the repository's and the
+//! JDK's) and how a type name written in a file qualifies, following Java's
+//! scoping rules: type variables, enclosing and inherited member types,
+//! single-type imports, the file's own package, on-demand imports, then
+//! `java.lang`.
+//!
+//! This is the part of the symbol table that declarations need: it turns
+//! `Map.Entry<K, V>` in a parameter list into `java.util.Map.Entry`, which
+//! is what element ids and the decl export are made of. A name that cannot
+//! be qualified stays as written, the way javac reports error types.
+
+use std::cell::RefCell;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use refscope_syntax::facts::{ElementKind, FileFacts, NO_ELEMENT};
+
+/// Whether a type comes from the repository or from the JDK.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypeOrigin {
+    /// Declared in a file of the revision.
+    Source,
+    /// Read from the JDK.
+    Jdk,
+}
+
+/// One named type of the universe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeInfo {
+    /// The binary name, `p.Outer$Inner`.
+    pub binary_name: String,
+    /// Where it comes from.
+    pub origin: TypeOrigin,
+    /// Canonical names of its direct supertypes, where known.
+    pub supertypes: Vec<String>,
+}
+
+/// Every named type of a revision, by canonical name (`p.Outer.Inner`).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct TypeUniverse {
+    types: HashMap<String, TypeInfo>,
+}
+
+/// Longest chain of supertypes followed when looking for inherited member
+/// types; guards against cycles in broken code.
+const MAX_INHERITANCE_DEPTH: usize = 24;
+
+impl TypeUniverse {
+    /// A universe of the JDK's types (binary names such as
+    /// `java.util.Map$Entry`).
+    pub fn with_jdk(binary_names: &[String]) -> Self {
+        let mut types =
+            HashMap::with_capacity_and_hasher(binary_names.len() * 2, Default::default());
+        for binary in binary_names {
+            // JDK class names never contain `$` except as the nesting
+            // separator, and anonymous or local classes (`$1`) are skipped.
+            let is_nameable = binary
+                .split('$')
+                .skip(1)
+                .all(|part| !part.starts_with(|c: char| c.is_ascii_digit()));
+            if !is_nameable {
+                continue;
+            }
+            types.insert(
+                binary.replace('$', "."),
+                TypeInfo {
+                    binary_name: binary.clone(),
+                    origin: TypeOrigin::Jdk,
+                    supertypes: Vec::new(),
+                },
+            );
+        }
+        Self { types }
+    }
+
+    /// Adds the types declared in the revision's files. Source types replace
+    /// JDK types of the same name, so the JDK's own sources index as source.
+    pub fn add_sources<'a>(&mut self, files: impl IntoIterator<Item = &'a FileFacts> + Clone) {
+        for facts in files.clone() {
+            for (element, canonical) in facts.elements.iter().zip(canonical_names(facts)) {
+                if let Some(canonical) = canonical {
+                    self.types.insert(
+                        canonical,
+                        TypeInfo {
+                            binary_name: element.binary_name.clone(),
+                            origin: TypeOrigin::Source,
+                            supertypes: Vec::new(),
+                        },
+                    );
+                }
+            }
+        }
+        // Supertypes are qualified once every name is known, in the scope
+        // around each type and without inherited member types (which would
+        // need the supertypes being computed).
+        let mut resolved: Vec<(String, Vec<String>)> = Vec::new();
+        for facts in files {
+            let qualifier = Qualifier::with_inheritance(self, facts, false);
+            for (index, element) in facts.elements.iter().enumerate() {
+                if !element.kind.is_type() {
+                    continue;
+                }
+                let Some(canonical) = qualifier.canonical(index as u32) else {
+                    continue;
+                };
+                let scope = element.parent;
+                let supertypes = element
+                    .supertypes
+                    .iter()
+                    .filter(|s| !s.is_empty())
+                    .filter_map(|s| qualifier.resolve_type_name(scope, s))
+                    .collect();
+                resolved.push((canonical.to_string(), supertypes));
+            }
+        }
+        for (canonical, supertypes) in resolved {
+            if let Some(info) = self.types.get_mut(&canonical) {
+                info.supertypes = supertypes;
+            }
+        }
+    }
+
+    /// Reads the supertypes of the JDK types that the repository's types
+    /// extend, and of theirs in turn, so member types inherited from the
+    /// JDK (`Entry` in a subclass of `AbstractMap`) qualify.
+    pub fn load_jdk_supertypes(&mut self, jdk: &crate::jdk::JdkTypes) {
+        let mut reader = jdk.class_reader();
+        let mut queue: Vec<String> = self
+            .types
+            .values()
+            .filter(|t| t.origin == TypeOrigin::Source)
+            .flat_map(|t| t.supertypes.iter().cloned())
+            .collect();
+        let mut seen: HashSet<String> = HashSet::default();
+        while let Some(canonical) = queue.pop() {
+            if !seen.insert(canonical.clone()) {
+                continue;
+            }
+            let Some(info) = self.types.get(&canonical) else {
+                continue;
+            };
+            if info.origin != TypeOrigin::Jdk {
+                continue;
+            }
+            let Some(supertypes) = reader.supertypes(&info.binary_name) else {
+                continue;
+            };
+            let supertypes: Vec<String> = supertypes.iter().map(|b| b.replace('$', ".")).collect();
+            queue.extend(supertypes.iter().cloned());
+            if let Some(info) = self.types.get_mut(&canonical) {
+                info.supertypes = supertypes;
+            }
+        }
+    }
+
+    /// The type with this canonical name.
+    pub fn get(&self, canonical: &str) -> Option<&TypeInfo> {
+        crate::lookups::record(canonical);
+        self.types.get(canonical)
+    }
+
+    /// Whether a type has this canonical name.
+    fn contains(&self, canonical: &str) -> bool {
+        self.get(canonical).is_some()
+    }
+
+    /// Number of known types.
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    /// Whether no type is known.
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+
+    /// The canonical name of member type `name` of `owner`, declared or
+    /// inherited.
+    pub fn member_type(&self, owner: &str, name: &str, follow_inheritance: bool) -> Option<String> {
+        // Borrowed names and one candidate buffer: this runs for most type
+        // names a file mentions, once per enclosing type.
+        let mut seen: HashSet<&str> = HashSet::default();
+        let mut queue: Vec<(&str, usize)> = vec![(owner, 0)];
+        let mut candidate = String::new();
+        while let Some((current, depth)) = queue.pop() {
+            if !seen.insert(current) {
+                continue;
+            }
+            candidate.clear();
+            candidate.push_str(current);
+            candidate.push('.');
+            candidate.push_str(name);
+            if self.contains(&candidate) {
+                return Some(candidate);
+            }
+            if !follow_inheritance || depth >= MAX_INHERITANCE_DEPTH {
+                continue;
+            }
+            if let Some(info) = self.get(current) {
+                // Depth-first in declaration order: superclass first.
+                for supertype in info.supertypes.iter().rev() {
+                    queue.push((supertype, depth + 1));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The canonical name of a type element, if it has one (local and
+/// anonymous classes, and members of those, have none).
+pub fn canonical_name(facts: &FileFacts, index: u32) -> Option<String> {
+    let element = &facts.elements[index as usize];
+    extend_canonical(facts, element, |parent| canonical_name(facts, parent))
+}
+
+/// [`canonical_name`] of every element of `facts`, by element index. An
+/// element comes after its parent, whose name it extends.
+pub fn canonical_names(facts: &FileFacts) -> Vec<Option<String>> {
+    let mut names: Vec<Option<String>> = Vec::with_capacity(facts.elements.len());
+    for element in &facts.elements {
+        let name = extend_canonical(facts, element, |parent| match names.get(parent as usize) {
+            Some(outer) => outer.clone(),
+            // Not in document order: a record from elsewhere.
+            None => canonical_name(facts, parent),
+        });
+        names.push(name);
+    }
+    names
+}
+
+/// The canonical name of `element`, given `outer`, which tells that of
+/// its parent element when it has one.
+fn extend_canonical(
+    facts: &FileFacts,
+    element: &refscope_syntax::facts::Element,
+    outer: impl FnOnce(u32) -> Option<String>,
+) -> Option<String> {
+    if !element.kind.is_type() || element.kind == ElementKind::AnonymousClass || element.is_local {
+        return None;
+    }
+    if element.parent == NO_ELEMENT {
+        return Some(match &facts.package {
+            Some(package) => join_name(package, &element.name),
+            None => element.name.clone(),
+        });
+    }
+    Some(join_name(&outer(element.parent)?, &element.name))
+}
+
+/// `outer.name`.
+fn join_name(outer: &str, name: &str) -> String {
+    let mut joined = String::with_capacity(outer.len() + 1 + name.len());
+    joined.push_str(outer);
+    joined.push('.');
+    joined.push_str(name);
+    joined
+}
+
+/// Qualifies type names written in one file.
+pub struct Qualifier<'a> {
+    universe: &'a TypeUniverse,
+    facts: &'a FileFacts,
+    follow_inheritance: bool,
+    /// Type elements by (enclosing element, simple name).
+    declared_types: HashMap<(u32, &'a str), u32>,
+    /// [`canonical_name`] of each type element, by element index (`None`
+    /// for other elements): scope lookups ask for them over and over.
+    canonical_names: Vec<Option<String>>,
+    /// For each element, the nearest of it and its ancestors that can
+    /// change what a simple type name means inside it (a type, or an
+    /// element declaring local types), [`NO_ELEMENT`] if none: names
+    /// resolve alike in both.
+    name_scopes: Vec<u32>,
+    /// [`Self::resolve_name`]'s answers by (name scope, inherit), then name: a
+    /// file names the same types in the same scope again and again. The
+    /// universe lookups an answer made were recorded by its first call
+    /// (a qualifier serves one file's recording).
+    resolved: RefCell<ResolvedNames>,
+}
+
+/// Type names resolved by a [`Qualifier`]: by (name scope, inherit), then
+/// name.
+type ResolvedNames = HashMap<(u32, bool), HashMap<Box<str>, Option<String>>>;
+
+const PRIMITIVES: [&str; 9] = [
+    "boolean", "byte", "short", "char", "int", "long", "float", "double", "void",
+];
+
+/// Deepest chain of type-variable bounds followed (`<A extends B, B extends C>`).
+const MAX_BOUND_DEPTH: usize = 8;
+
+impl<'a> Qualifier<'a> {
+    /// The universe names are qualified against.
+    pub fn universe(&self) -> &'a TypeUniverse {
+        self.universe
+    }
+
+    /// A qualifier for the names of `facts` against `universe`.
+    pub fn new(universe: &'a TypeUniverse, facts: &'a FileFacts) -> Self {
+        Self::with_inheritance(universe, facts, true)
+    }
+
+    fn with_inheritance(
+        universe: &'a TypeUniverse,
+        facts: &'a FileFacts,
+        follow_inheritance: bool,
+    ) -> Self {
+        let mut declared_types = HashMap::default();
+        for (index, element) in facts.elements.iter().enumerate() {
+            if element.kind.is_type()
+                && element.kind != ElementKind::AnonymousClass
+                && element.parent != NO_ELEMENT
+            {
+                declared_types
+                    .entry((element.parent, element.name.as_str()))
+                    .or_insert(index as u32);
+            }
+        }
+        let canonical_names = canonical_names(facts);
+        let declaring: HashSet<u32> = declared_types.keys().map(|&(parent, _)| parent).collect();
+        let mut name_scopes: Vec<u32> = Vec::with_capacity(facts.elements.len());
+        for (index, element) in facts.elements.iter().enumerate() {
+            let index = index as u32;
+            let scope = if element.kind.is_type() || declaring.contains(&index) {
+                index
+            } else if element.parent == NO_ELEMENT {
+                NO_ELEMENT
+            } else {
+                // Parents come before their children; any other order
+                // keeps the element itself, which is only less shared.
+                name_scopes
+                    .get(element.parent as usize)
+                    .copied()
+                    .unwrap_or(index)
+            };
+            name_scopes.push(scope);
+        }
+        Self {
+            universe,
+            facts,
+            follow_inheritance,
+            declared_types,
+            canonical_names,
+            name_scopes,
+            resolved: RefCell::default(),
+        }
+    }
+
+    /// The canonical name of element `index`, if it is a type that has one.
+    fn canonical(&self, index: u32) -> Option<&str> {
+        self.canonical_names[index as usize].as_deref()
+    }
+
+    /// The erased, fully qualified source name of a type written as
+    /// `erased` (an erased-as-written text such as `Map.Entry[]`) inside
+    /// element `scope`: type variables become the erasure of their first
+    /// bound, unknown names stay as written.
+    pub fn qualify(&self, scope: u32, erased: &str) -> String {
+        self.qualify_bounded(scope, erased, 0)
+    }
+
+    fn qualify_bounded(&self, scope: u32, erased: &str, depth: usize) -> String {
+        let base = erased.trim_end_matches("[]");
+        let dims = &erased[base.len()..];
+        if base.is_empty() || PRIMITIVES.contains(&base) {
+            return erased.to_string();
+        }
+        if !base.contains('.')
+            && let Some((declaring, bound)) = self.type_variable(scope, base)
+        {
+            if depth >= MAX_BOUND_DEPTH {
+                return format!("java.lang.Object{dims}");
+            }
+            let mut erased_bound = match bound {
+                Some(bound) => self.qualify_bounded(declaring, bound, depth + 1),
+                None => "java.lang.Object".to_string(),
+            };
+            erased_bound.push_str(dims);
+            return erased_bound;
+        }
+        match self.resolve_type_name(scope, base) {
+            Some(mut canonical) => {
+                canonical.push_str(dims);
+                canonical
+            }
+            None => erased.to_string(),
+        }
+    }
+
+    /// The type variable `name` visible in `scope`: the element declaring
+    /// it and its first bound.
+    pub fn type_variable(&self, scope: u32, name: &str) -> Option<(u32, Option<&'a str>)> {
+        if scope == NO_ELEMENT {
+            return None;
+        }
+        for index in self.facts.ancestry(scope) {
+            let element = &self.facts.elements[index as usize];
+            if let Some(param) = element.type_params.iter().find(|p| p.name == name) {
+                return Some((index, param.bounds.first().map(String::as_str)));
+            }
+            // A type variable is hidden by a member type of the same name
+            // declared in a type between the use and the declaration.
+            if element.kind.is_type() && self.declared_member_type(index, name).is_some() {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Resolves a dotted or simple type name (no type arguments, no array
+    /// suffix) to a canonical name.
+    pub fn resolve_type_name(&self, scope: u32, name: &str) -> Option<String> {
+        self.resolve_name(scope, name, self.follow_inheritance)
+    }
+
+    /// [`Self::resolve_type_name`], looking at inherited member types only
+    /// when `inherit` is set.
+    fn resolve_name(&self, scope: u32, name: &str, inherit: bool) -> Option<String> {
+        let scope = self
+            .name_scopes
+            .get(scope as usize)
+            .copied()
+            .unwrap_or(scope);
+        if let Some(known) = self
+            .resolved
+            .borrow()
+            .get(&(scope, inherit))
+            .and_then(|names| names.get(name))
+        {
+            return known.clone();
+        }
+        let found = self.find_name(scope, name, inherit);
+        self.resolved
+            .borrow_mut()
+            .entry((scope, inherit))
+            .or_default()
+            .insert(name.into(), found.clone());
+        found
+    }
+
+    /// [`Self::resolve_name`], without the memo.
+    fn find_name(&self, scope: u32, name: &str, inherit: bool) -> Option<String> {
+        let mut segments = name.split('.');
+        let first = segments.next()?;
+        let rest: Vec<&str> = segments.collect();
+        if let Some(mut current) = self.resolve_simple(scope, first, inherit) {
+            for segment in &rest {
+                current = self
+                    .universe
+                    .member_type(&current, segment, inherit)
+                    .unwrap_or_else(|| join_name(&current, segment));
+            }
+            return Some(current);
+        }
+        if rest.is_empty() {
+            return None;
+        }
+        // A package-qualified name: the longest known prefix that is a type.
+        let all: Vec<&str> = std::iter::once(first).chain(rest.iter().copied()).collect();
+        for split in (1..all.len()).rev() {
+            let prefix = all[..=split].join(".");
+            if self.universe.contains(&prefix) {
+                let mut current = prefix;
+                for segment in &all[split + 1..] {
+                    current = self
+                        .universe
+                        .member_type(&current, segment, inherit)
+                        .unwrap_or_else(|| join_name(&current, segment));
+                }
+                return Some(current);
+            }
+        }
+        None
+    }
+
+    /// A simple type name, by Java's scoping order.
+    fn resolve_simple(&self, scope: u32, name: &str, inherit: bool) -> Option<String> {
+        // 1. Types declared in enclosing elements (members, local classes),
+        //    and member types inherited by enclosing types.
+        if scope != NO_ELEMENT {
+            for index in self.facts.ancestry(scope) {
+                if let Some(found) = self.declared_member_type(index, name) {
+                    return Some(found);
+                }
+                let element = &self.facts.elements[index as usize];
+                if element.kind.is_type() {
+                    if element.name == name
+                        && !element.is_local
+                        && element.kind != ElementKind::AnonymousClass
+                        && let Some(canonical) = self.canonical(index)
+                    {
+                        return Some(canonical.to_string());
+                    }
+                    if let Some(found) = self.inherited_member_type(index, name, inherit) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        let imports = &self.facts.imports;
+        // 2. Single-type imports (and single static imports of member types);
+        //    an import names a canonical name, kept as written even when the
+        //    type is unknown, as javac reports it.
+        for import in imports.iter().filter(|i| !i.on_demand) {
+            let simple = import.path.rsplit('.').next().unwrap_or(&import.path);
+            if simple != name {
+                continue;
+            }
+            if !import.is_static || self.universe.contains(&import.path) {
+                return Some(import.path.clone());
+            }
+        }
+        // 3. The file's own package.
+        let in_package = match &self.facts.package {
+            Some(package) => join_name(package, name),
+            None => name.to_string(),
+        };
+        if self.universe.contains(&in_package) {
+            return Some(in_package);
+        }
+        // 4. On-demand imports, of packages and of member types.
+        for import in imports.iter().filter(|i| i.on_demand) {
+            let candidate = join_name(&import.path, name);
+            if self.universe.contains(&candidate) {
+                return Some(candidate);
+            }
+            if let Some(found) = self.universe.member_type(&import.path, name, inherit) {
+                return Some(found);
+            }
+        }
+        // 5. `java.lang`.
+        let lang = join_name("java.lang", name);
+        if self.universe.contains(&lang) {
+            return Some(lang);
+        }
+        None
+    }
+
+    /// A type named `name` declared directly inside element `index` (a
+    /// member type, or a local class of a method body).
+    fn declared_member_type(&self, index: u32, name: &str) -> Option<String> {
+        let &child = self.declared_types.get(&(index, name))?;
+        let element = &self.facts.elements[child as usize];
+        Some(
+            self.canonical(child)
+                .unwrap_or(&element.binary_name)
+                .to_string(),
+        )
+    }
+
+    fn inherited_member_type(&self, index: u32, name: &str, inherit: bool) -> Option<String> {
+        if !inherit {
+            return None;
+        }
+        match self.canonical(index) {
+            Some(canonical) => {
+                let info = self.universe.get(canonical)?;
+                info.supertypes
+                    .iter()
+                    .find_map(|s| self.universe.member_type(s, name, true))
+            }
+            None => {
+                // Local and anonymous classes: qualify their supertypes here.
+                let element = &self.facts.elements[index as usize];
+                element
+                    .supertypes
+                    .iter()
+                    .filter(|s| !s.is_empty())
+                    .filter_map(|s| self.resolve_name(element.parent, s, false))
+                    .find_map(|s| self.universe.member_type(&s, name, true))
+            }
+        }
+    }
+}
+
+/// The part of a file's facts that the type universe needs: package,
+/// imports, and the type elements with the elements enclosing them (parent
+/// indices renumbered). Much smaller than the facts, so a whole revision's
+/// skeletons fit in memory at once.
+pub fn type_skeleton(facts: &FileFacts) -> FileFacts {
+    let n = facts.elements.len();
+    let mut keep = vec![false; n];
+    for (index, element) in facts.elements.iter().enumerate() {
+        if element.kind.is_type() {
+            for ancestor in facts.ancestry(index as u32) {
+                if keep[ancestor as usize] {
+                    break;
+                }
+                keep[ancestor as usize] = true;
+            }
+        }
+    }
+    let mut renumbered = vec![NO_ELEMENT; n];
+    let mut elements = Vec::new();
+    for (index, element) in facts.elements.iter().enumerate() {
+        if !keep[index] {
+            continue;
+        }
+        renumbered[index] = elements.len() as u32;
+        let mut copy = element.clone();
+        copy.parent = if element.parent == NO_ELEMENT {
+            NO_ELEMENT
+        } else {
+            renumbered[element.parent as usize]
+        };
+        copy.annotations.clear();
+        copy.params.clear();
+        copy.throws.clear();
+        elements.push(copy);
+    }
+    FileFacts {
+        package: facts.package.clone(),
+        imports: facts.imports.clone(),
+        elements,
+        ..FileFacts::default()
+    }
+}
