@@ -37,6 +37,8 @@
 //! assert_eq!(tools.state().skip_reason.as_deref(), Some("lgtm"));
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod arguments;
 mod blame;
 mod diff;

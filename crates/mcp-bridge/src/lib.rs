@@ -20,6 +20,8 @@
 //! # Ok::<(), refscope_mcp_bridge::server::ServerError>(())
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod context;
 pub mod query_tool;
 pub mod server;

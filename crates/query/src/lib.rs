@@ -15,6 +15,8 @@
 //! # Ok::<(), refscope_engine::Error>(())
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod export;
 pub mod graph;
 pub mod lang;

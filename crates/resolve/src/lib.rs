@@ -29,153 +29,29 @@
 //! assert_eq!(resolution.refs[0].target_id().as_deref(), Some("p.A#m()"));
 //! ```
 
+#![forbid(unsafe_code)]
+
+pub mod class;
 mod file;
+mod hierarchy;
 pub mod records;
+mod resolution;
+pub mod scope;
 mod sig;
 pub mod table;
 mod ty;
 
-use rkyv::{Archive, Deserialize, Serialize};
+pub use class::ClassEntry;
+pub use resolution::{
+    Confidence, FileResolution, Override, RefTargetKind, ResolvedRef, StoredResolution,
+    TrackedResolution,
+};
+pub use scope::FileScope;
+pub use table::SymbolTable;
 
-pub use table::{ClassEntry, SymbolTable};
-
-use refscope_symbols::names::Qualifier;
-use refscope_syntax::facts::{FileFacts, NO_ORDINAL};
-
-/// How sure a resolved reference is.
-#[derive(Archive, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[rkyv(compare(PartialEq), derive(Debug, Clone, Copy, PartialEq, Eq))]
-pub enum Confidence {
-    /// Resolved to a declaration of the repository, as javac would.
-    Exact,
-    /// Several candidates remained; the best is recorded, the others
-    /// listed.
-    Ambiguous,
-    /// Resolved to a library declaration (JDK, jar).
-    External,
-    /// Not resolved: only the name is known.
-    Unresolved,
-}
-
-impl Confidence {
-    /// The lower-case name used in exports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Exact => "exact",
-            Self::Ambiguous => "ambiguous",
-            Self::External => "external",
-            Self::Unresolved => "unresolved",
-        }
-    }
-}
-
-/// The kind of a resolved reference, as the javac oracle names them.
-#[derive(Archive, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[rkyv(compare(PartialEq), derive(Debug, Clone, Copy, PartialEq, Eq))]
-pub enum RefTargetKind {
-    /// A method invocation.
-    Call,
-    /// `new T(...)`.
-    New,
-    /// `T::m`, `T::new`.
-    MethodRef,
-    /// `this(...)`, `super(...)`.
-    CtorCall,
-    /// A field or enum constant.
-    Field,
-}
-
-impl RefTargetKind {
-    /// The oracle's name of the kind.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Call => "call",
-            Self::New => "new",
-            Self::MethodRef => "method_ref",
-            Self::CtorCall => "ctor_call",
-            Self::Field => "field",
-        }
-    }
-}
-
-/// A reference site with the declaration it resolves to.
-#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-pub struct ResolvedRef {
-    /// Index of the site in the file's facts.
-    pub site: u32,
-    /// What kind of reference it is.
-    pub kind: RefTargetKind,
-    /// How sure the resolution is.
-    pub confidence: Confidence,
-    /// Binary name of the declaring type; empty when unresolved.
-    pub owner: String,
-    /// The member's simple name (`<init>` for constructors).
-    pub name: String,
-    /// Erased, fully qualified parameter types of the declaration.
-    pub params: Vec<String>,
-    /// The target is static.
-    pub is_static: bool,
-    /// The file declaring the target, when it is in the repository.
-    pub decl_file: Option<String>,
-    /// The line of the target's name, when it is in the repository.
-    pub decl_line: u32,
-    /// The target's signature ordinal in `decl_file`
-    /// ([`FileFacts::signature_ordinals`]), or [`NO_ORDINAL`]. The store
-    /// keeps the ordinal rather than the line, which an edit of another
-    /// file's body may move: a file's stored resolution then depends only
-    /// on the signatures it sees, and is shared across such edits.
-    pub decl_ordinal: u32,
-    /// The target is declared by the compiler (default constructor,
-    /// record accessor, ...).
-    pub implicit: bool,
-    /// For [`Confidence::Ambiguous`]: the other candidates' element ids.
-    pub alternatives: Vec<String>,
-}
-
-impl ResolvedRef {
-    /// The element id of the target (`p.A#m(int)`, `p.A#f`), or `None`
-    /// when unresolved.
-    pub fn target_id(&self) -> Option<String> {
-        if self.confidence == Confidence::Unresolved {
-            return None;
-        }
-        Some(spell_target_id(
-            self.kind == RefTargetKind::Field,
-            &self.owner,
-            &self.name,
-            &self.params,
-        ))
-    }
-}
-
-/// A target's element id: `owner#name` for a field, else
-/// `owner#name(params)`.
-fn spell_target_id(is_field: bool, owner: &str, name: &str, params: &[String]) -> String {
-    member_id(owner, name, (!is_field).then_some(params))
-}
-
-/// A member's element id: `owner#name` without a parameter list (a field),
-/// else `owner#name(p1,p2)`. Built in one sized buffer: element ids are
-/// spelled for every element and every reference target of a revision,
-/// and `format!` with a joined list cost several times as much.
-pub(crate) fn member_id(owner: &str, name: &str, params: Option<&[String]>) -> String {
-    let params_len = params.map_or(0, |p| 2 + p.iter().map(|t| t.len() + 1).sum::<usize>());
-    let mut id = String::with_capacity(owner.len() + 1 + name.len() + params_len);
-    id.push_str(owner);
-    id.push('#');
-    id.push_str(name);
-    if let Some(params) = params {
-        id.push('(');
-        for (i, param) in params.iter().enumerate() {
-            if i > 0 {
-                id.push(',');
-            }
-            id.push_str(param);
-        }
-        id.push(')');
-    }
-    id
-}
+use refscope_symbols::lookups::LookupLog;
+use refscope_symbols::names::{Qualifier, TypeUniverse};
+use refscope_syntax::facts::FileFacts;
 
 /// The class signatures one file contributes to the symbol table; for
 /// building tables in parallel (see [`SymbolTable::new`]).
@@ -202,241 +78,21 @@ pub fn declared_at(sig: &refscope_symbols::ClassSig, file: u32) -> refscope_symb
     copy
 }
 
-/// A method of a file and the methods it directly overrides or
-/// implements (along each supertype branch, the nearest declaration); or a
-/// type of a file and the binary names of its direct supertypes.
-#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-pub struct Override {
-    /// The overriding method's (or the type's) element index.
-    pub element: u32,
-    /// Element ids of the overridden methods (binary names of the
-    /// supertypes).
-    pub targets: Vec<String>,
-}
-
-/// Everything resolution learned about one file.
-#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Default)]
-pub struct FileResolution {
-    /// Resolved references, in site order; sites that name a type or a
-    /// package have none.
-    pub refs: Vec<ResolvedRef>,
-    /// Override links of the file's methods.
-    pub overrides: Vec<Override>,
-}
-
-/// A [`FileResolution`] as stored: each distinct target once, declaring
-/// files once, references pointing at them. A file calls the same few
-/// methods many times, so this is a fraction of the expanded size.
-#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Default)]
-pub struct StoredResolution {
-    targets: Vec<StoredTarget>,
-    paths: Vec<String>,
-    refs: Vec<StoredRef>,
-    overrides: Vec<Override>,
-}
-
-#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Hash)]
-struct StoredTarget {
-    owner: String,
-    name: String,
-    params: Vec<String>,
-    is_static: bool,
-    implicit: bool,
-    /// Index in `paths`, or `u32::MAX`.
-    decl_file: u32,
-    /// The name line when the declaration is inside a body (so in the
-    /// resolved file itself), else 0.
-    decl_line: u32,
-    /// The signature ordinal in `decl_file`, or [`NO_ORDINAL`].
-    decl_ordinal: u32,
-}
-
-#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
-struct StoredRef {
-    site: u32,
-    kind: RefTargetKind,
-    confidence: Confidence,
-    target: u32,
-    alternatives: Vec<String>,
-}
-
-impl FileResolution {
-    /// The compact form written to the store.
-    pub fn to_stored(&self) -> StoredResolution {
-        /// A [`StoredTarget`] borrowed from the references, so that only
-        /// the first reference to each target copies its strings.
-        #[derive(PartialEq, Eq, Hash)]
-        struct TargetKey<'r> {
-            owner: &'r str,
-            name: &'r str,
-            params: &'r [String],
-            is_static: bool,
-            implicit: bool,
-            decl_file: u32,
-            decl_line: u32,
-            decl_ordinal: u32,
-        }
-        let mut out = StoredResolution {
-            overrides: self.overrides.clone(),
-            ..StoredResolution::default()
-        };
-        let mut target_ids: rustc_hash::FxHashMap<TargetKey<'_>, u32> = Default::default();
-        let mut path_ids: rustc_hash::FxHashMap<&str, u32> = Default::default();
-        out.refs.reserve_exact(self.refs.len());
-        for r in &self.refs {
-            let decl_file = match &r.decl_file {
-                Some(path) => *path_ids.entry(path.as_str()).or_insert_with(|| {
-                    out.paths.push(path.clone());
-                    out.paths.len() as u32 - 1
-                }),
-                None => u32::MAX,
-            };
-            let key = TargetKey {
-                owner: &r.owner,
-                name: &r.name,
-                params: &r.params,
-                is_static: r.is_static,
-                implicit: r.implicit,
-                decl_file,
-                decl_line: if r.decl_ordinal == NO_ORDINAL {
-                    r.decl_line
-                } else {
-                    0
-                },
-                decl_ordinal: r.decl_ordinal,
-            };
-            let next = out.targets.len() as u32;
-            let id = *target_ids.entry(key).or_insert_with_key(|key| {
-                out.targets.push(StoredTarget {
-                    owner: key.owner.to_string(),
-                    name: key.name.to_string(),
-                    params: key.params.to_vec(),
-                    is_static: key.is_static,
-                    implicit: key.implicit,
-                    decl_file: key.decl_file,
-                    decl_line: key.decl_line,
-                    decl_ordinal: key.decl_ordinal,
-                });
-                next
-            });
-            out.refs.push(StoredRef {
-                site: r.site,
-                kind: r.kind,
-                confidence: r.confidence,
-                target: id,
-                alternatives: r.alternatives.clone(),
-            });
-        }
-        out
-    }
-}
-
-impl StoredResolution {
-    /// How many reference sites it holds.
-    pub fn n_refs(&self) -> usize {
-        self.refs.len()
-    }
-
-    /// The distinct ids (as [`ResolvedRef::target_id`] spells them) of what the resolved
-    /// references point at, in no particular order; a target spelled alike
-    /// from two stored targets (say, declared at two paths) may come twice.
-    pub fn target_ids(&self) -> Vec<String> {
-        let mut seen: rustc_hash::FxHashSet<(u32, bool)> = Default::default();
-        let mut out = Vec::new();
-        for r in &self.refs {
-            let is_field = r.kind == RefTargetKind::Field;
-            if r.confidence == Confidence::Unresolved || !seen.insert((r.target, is_field)) {
-                continue;
-            }
-            let Some(target) = self.targets.get(r.target as usize) else {
-                continue;
-            };
-            out.push(spell_target_id(
-                is_field,
-                &target.owner,
-                &target.name,
-                &target.params,
-            ));
-        }
-        out
-    }
-
-    /// The expanded form; `decl_line_of(path, ordinal)` gives the name
-    /// line of the signature element `ordinal` of `path` in the revision
-    /// read (0 when unknown). Indices out of range (a corrupt record that
-    /// still validated) leave the fields empty rather than panic.
-    pub fn expand(&self, decl_line_of: &mut dyn FnMut(&str, u32) -> u32) -> FileResolution {
-        let empty = StoredTarget {
-            owner: String::new(),
-            name: String::new(),
-            params: Vec::new(),
-            is_static: false,
-            implicit: false,
-            decl_file: u32::MAX,
-            decl_line: 0,
-            decl_ordinal: NO_ORDINAL,
-        };
-        let decl_lines: Vec<u32> = self
-            .targets
-            .iter()
-            .map(|t| match self.paths.get(t.decl_file as usize) {
-                Some(path) if t.decl_ordinal != NO_ORDINAL => decl_line_of(path, t.decl_ordinal),
-                _ => t.decl_line,
-            })
-            .collect();
-        FileResolution {
-            refs: self
-                .refs
-                .iter()
-                .map(|r| {
-                    let t = self.targets.get(r.target as usize).unwrap_or(&empty);
-                    ResolvedRef {
-                        site: r.site,
-                        kind: r.kind,
-                        confidence: r.confidence,
-                        owner: t.owner.clone(),
-                        name: t.name.clone(),
-                        params: t.params.clone(),
-                        is_static: t.is_static,
-                        decl_file: self.paths.get(t.decl_file as usize).cloned(),
-                        decl_line: decl_lines.get(r.target as usize).copied().unwrap_or(0),
-                        decl_ordinal: t.decl_ordinal,
-                        implicit: t.implicit,
-                        alternatives: r.alternatives.clone(),
-                    }
-                })
-                .collect(),
-            overrides: self.overrides.clone(),
-        }
-    }
-}
-
-/// A file's qualified records and resolution, with the names they looked
-/// up (see [`deps`]) and the digest of what those names led to.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TrackedResolution {
-    /// The element records, by element index.
-    pub records: Vec<crate::records::ElementRecord>,
-    /// References and override links.
-    pub resolution: FileResolution,
-    /// Every class key and type name looked up, sorted.
-    pub deps: Vec<Box<str>>,
-    /// [`lookups_digest`] of `deps` in the revision resolved.
-    pub deps_digest: [u8; 16],
-}
-
-/// Qualifies and resolves file `file`, recording what it looked up.
+/// Qualifies and resolves file `file` against `universe` and `table`,
+/// recording what it looked up.
 pub fn resolve_file_tracked(
     table: &SymbolTable,
-    qualifier: &Qualifier,
+    universe: &TypeUniverse,
     facts: &FileFacts,
     file: u32,
 ) -> TrackedResolution {
-    let recording = refscope_symbols::lookups::Recording::start();
-    let records = crate::records::element_records(facts, qualifier);
-    let resolution = resolve_file(table, qualifier, facts, file);
-    let deps = recording.finish();
-    let deps_digest = lookups_digest(table, qualifier.universe(), file, &deps);
+    let log = LookupLog::default();
+    let qualifier = Qualifier::recording(universe, facts, &log);
+    let records = crate::records::element_records(facts, &qualifier);
+    let resolution = resolve_file(table, &qualifier, facts, file);
+    drop(qualifier);
+    let deps = log.finish();
+    let deps_digest = lookups_digest(table, universe, file, &deps);
     TrackedResolution {
         records,
         resolution,
@@ -450,13 +106,13 @@ pub fn resolve_file_tracked(
 /// the file, unchanged, resolves alike in both.
 pub fn lookups_digest(
     table: &SymbolTable,
-    universe: &refscope_symbols::names::TypeUniverse,
+    universe: &TypeUniverse,
     file: u32,
     names: &[impl AsRef<str>],
 ) -> [u8; 16] {
-    let _resolving = table::ResolvingFile::enter(file);
+    let scope = FileScope::new(table, file, None);
     let mut digest = refscope_syntax::digest::Digest128::new(b"lookups");
-    table.lookup_digests(names, universe, |name, lookup| {
+    scope.lookup_digests(names, universe, |name, lookup| {
         digest.write_str(name);
         digest.write(lookup);
     });
@@ -464,15 +120,16 @@ pub fn lookups_digest(
 }
 
 /// Resolves every reference site of file `file` (its index in the table's
-/// files), and finds what its methods override.
+/// files), and finds what its methods override. The lookups are noted in
+/// the qualifier's log, if it keeps one.
 pub fn resolve_file(
     table: &SymbolTable,
     qualifier: &Qualifier,
     facts: &FileFacts,
     file: u32,
 ) -> FileResolution {
-    let _resolving = table::ResolvingFile::enter(file);
-    let mut resolver = file::FileResolver::new(table, qualifier, facts);
+    let scope = FileScope::new(table, file, qualifier.log());
+    let mut resolver = file::FileResolver::new(&scope, qualifier, facts);
     FileResolution {
         refs: resolver.resolve_all(),
         overrides: resolver.overrides(),

@@ -101,10 +101,10 @@ pub fn element_records(facts: &FileFacts, qualifier: &Qualifier) -> Vec<ElementR
         let element_id = match element.kind {
             kind if kind.is_type() => binary.clone(),
             ElementKind::Method | ElementKind::AnnotationElement | ElementKind::Constructor => {
-                crate::member_id(binary, &element.name, Some(&params))
+                member_id(binary, &element.name, Some(&params))
             }
             ElementKind::Field | ElementKind::RecordComponent | ElementKind::EnumConstant => {
-                crate::member_id(binary, &element.name, None)
+                member_id(binary, &element.name, None)
             }
             ElementKind::StaticInitializer | ElementKind::InstanceInitializer => match ordinal() {
                 1 => format!("{binary}#{}", element.name),
@@ -145,4 +145,27 @@ pub fn element_records(facts: &FileFacts, qualifier: &Qualifier) -> Vec<ElementR
         });
     }
     out
+}
+
+/// A member's element id: `owner#name` without a parameter list (a field),
+/// else `owner#name(p1,p2)`. Built in one sized buffer: element ids are
+/// spelled for every element and every reference target of a revision,
+/// and `format!` with a joined list cost several times as much.
+pub fn member_id(owner: &str, name: &str, params: Option<&[String]>) -> String {
+    let params_len = params.map_or(0, |p| 2 + p.iter().map(|t| t.len() + 1).sum::<usize>());
+    let mut id = String::with_capacity(owner.len() + 1 + name.len() + params_len);
+    id.push_str(owner);
+    id.push('#');
+    id.push_str(name);
+    if let Some(params) = params {
+        id.push('(');
+        for (i, param) in params.iter().enumerate() {
+            if i > 0 {
+                id.push(',');
+            }
+            id.push_str(param);
+        }
+        id.push(')');
+    }
+    id
 }

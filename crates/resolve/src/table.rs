@@ -1,22 +1,21 @@
 //! The symbol table of a revision: every source class with its members,
-//! and library classes read lazily from the class path.
+//! and library classes read lazily from the class path. A file sees it
+//! through its [`FileScope`](crate::scope::FileScope).
 
-use std::cell::Cell;
 use std::sync::Arc;
 
+use refscope_symbols::ClassSig;
+use refscope_symbols::classfile::ClassPath;
 use rustc_hash::FxHashMap as HashMap;
 
-use super::ty::{Found, Ty};
-use refscope_syntax::digest::Digest128;
+use crate::class::{ClassCopies, ClassEntry, implement_if_interface, is_anonymous, source_root};
+use crate::ty::{Found, Ty};
 
 /// Method lookups by (source root of the asking file when the revision
 /// has duplicated classes, else 0; type; name).
-/// [`SymbolTable::lookup_digests`] answers by memo partition, then name
+/// [`FileScope::lookup_digests`] answers by memo partition, then name
 /// (two levels, so that a lookup needs no owned key).
 pub type LookupMemo = std::sync::RwLock<HashMap<u32, HashMap<Box<str>, [u8; 16]>>>;
-
-/// Every source copy of one class, first copy first, shared.
-pub type ClassCopies = Arc<[Arc<ClassEntry>]>;
 
 /// Every source copy of a class, by key, as other files see them (what
 /// the database's class query answers): the same for every file of a
@@ -44,26 +43,6 @@ impl MethodMemo {
     }
 }
 
-use refscope_symbols::classfile::ClassPath;
-use refscope_symbols::{ClassKind, ClassSig, TypeSig};
-
-/// A class known to the table, with what resolution derives from it.
-#[derive(Debug, PartialEq, Eq)]
-pub struct ClassEntry {
-    /// The signature.
-    pub sig: Arc<ClassSig>,
-    /// For source classes: the erased parameter types of each method, as
-    /// element ids spell them. Empty for library classes.
-    pub erased_params: Vec<Vec<Arc<str>>>,
-}
-
-impl ClassEntry {
-    /// Whether the class comes from the repository's sources.
-    pub fn is_source(&self) -> bool {
-        self.sig.decl.is_some()
-    }
-}
-
 /// Memos shared by the tables of one revision's files (see
 /// [`SymbolTable::over`]).
 #[derive(Clone)]
@@ -81,40 +60,11 @@ pub struct SharedMemos {
     pub partition: u32,
 }
 
-/// Whether `sig` is an anonymous class (`p.A$1`).
-pub fn is_anonymous(sig: &ClassSig) -> bool {
-    sig.kind == ClassKind::Class
-        && sig
-            .binary_name
-            .rsplit('$')
-            .next()
-            .is_some_and(|last| last.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// An anonymous class names one supertype, extracted as its superclass:
-/// when `get` finds it to be an interface, the class implements it and
-/// extends `Object`.
-pub fn implement_if_interface(
-    sig: &mut ClassSig,
-    get: impl FnOnce(&str) -> Option<Arc<ClassEntry>>,
-) {
-    if let Some(TypeSig::Class { name, .. }) = &sig.superclass
-        && get(name).is_some_and(|e| e.sig.kind == ClassKind::Interface)
-    {
-        let interface = sig.superclass.take().expect("checked above");
-        sig.interfaces.push(interface);
-        sig.superclass = Some(TypeSig::Class {
-            name: "java.lang.Object".into(),
-            args: Vec::new(),
-        });
-    }
-}
-
 /// Source classes answered one name at a time from outside the table, with
 /// the paths and source roots of the files declaring them. The salsa
-/// database answers this way (see [`crate::db`]), so that what a file's
+/// database answers this way, so that what a file's
 /// resolution depends on is exactly the names it looked up.
-pub trait SourceClasses: Sync {
+pub trait SourceClasses {
     /// Every source copy of the class with key `name`, first copy first;
     /// empty when no file declares it. Shared: a file asks for the same
     /// few classes many times.
@@ -136,59 +86,27 @@ pub trait SourceClasses: Sync {
 /// library class path.
 pub struct SymbolTable<'s> {
     /// Answers source lookups instead of `source` when set.
-    external: Option<&'s dyn SourceClasses>,
-    source: HashMap<Arc<str>, Arc<ClassEntry>>,
-    library: Option<Arc<ClassPath>>,
-    cache: std::sync::RwLock<HashMap<Arc<str>, Option<Arc<ClassEntry>>>>,
+    pub(crate) external: Option<&'s dyn SourceClasses>,
+    pub(crate) source: HashMap<Arc<str>, Arc<ClassEntry>>,
+    pub(crate) library: Option<Arc<ClassPath>>,
+    pub(crate) cache: std::sync::RwLock<HashMap<Arc<str>, Option<Arc<ClassEntry>>>>,
     /// Results of method lookups, shared by every file of the revision.
     pub(crate) method_memo: MethodMemo,
-    /// [`SymbolTable::hierarchy`]'s answers by (memo partition, type), with
+    /// [`FileScope::hierarchy`]'s answers by (memo partition, type), with
     /// the names each looked up.
     pub(crate) hierarchy_memo: HierarchyMemo,
     /// With an external source: memos shared with the tables of the
     /// revision's other files, and this file's partition of them.
-    pub shared: Option<SharedMemos>,
-    /// [`Self::lookup_digests`] by (memo partition, name).
-    lookup_memo: Arc<LookupMemo>,
+    pub(crate) shared: Option<SharedMemos>,
+    /// [`FileScope::lookup_digests`] by (memo partition, name).
+    pub(crate) lookup_memo: Arc<LookupMemo>,
     /// Paths of the revision's files, by file index.
-    pub paths: Vec<String>,
+    pub(crate) paths: Vec<String>,
     /// Source root of each file (an interned id).
-    roots: Vec<u32>,
+    pub(crate) roots: Vec<u32>,
     /// Classes declared by several files (every copy, first one first):
     /// flavors of one library side by side in a monorepo.
-    duplicates: HashMap<Arc<str>, Vec<Arc<ClassEntry>>>,
-}
-
-thread_local! {
-    /// The file being resolved on this thread: duplicated classes are
-    /// looked up from its point of view.
-    static CURRENT_FILE: Cell<u32> = const { Cell::new(u32::MAX) };
-}
-
-/// Marks the file being resolved on this thread until dropped.
-pub struct ResolvingFile(u32);
-
-impl ResolvingFile {
-    pub fn enter(file: u32) -> Self {
-        let previous = CURRENT_FILE.with(|c| c.replace(file));
-        Self(previous)
-    }
-}
-
-impl Drop for ResolvingFile {
-    fn drop(&mut self) {
-        CURRENT_FILE.with(|c| c.set(self.0));
-    }
-}
-
-/// The source root of a file: its directory with the package's folders
-/// taken off the end (`guava/src/` for `guava/src/com/google/X.java` in
-/// package `com.google`), or its directory when they do not match.
-pub fn source_root<'p>(path: &'p str, package: Option<&str>) -> &'p str {
-    let dir = path.rfind('/').map_or("", |i| &path[..=i]);
-    let Some(package) = package else { return dir };
-    let suffix: String = package.split('.').map(|p| format!("{p}/")).collect();
-    dir.strip_suffix(suffix.as_str()).unwrap_or(dir)
+    pub(crate) duplicates: HashMap<Arc<str>, Vec<Arc<ClassEntry>>>,
 }
 
 impl<'s> SymbolTable<'s> {
@@ -280,7 +198,7 @@ impl<'s> SymbolTable<'s> {
         // An anonymous class names one supertype: a class to extend or an
         // interface to implement.
         for (mut sig, erased_params) in pending_anonymous {
-            implement_if_interface(&mut sig, |name| table.get(name));
+            implement_if_interface(&mut sig, |name| table.first_copy(name));
             table.source.insert(
                 sig.name.clone(),
                 Arc::new(ClassEntry {
@@ -292,25 +210,41 @@ impl<'s> SymbolTable<'s> {
         table
     }
 
-    /// The class with this key (canonical name, or binary name for local
-    /// and anonymous classes).
-    pub fn get(&self, name: &str) -> Option<Arc<ClassEntry>> {
-        refscope_symbols::lookups::record(name);
-        if let Some(external) = self.external {
-            let copies = external.copies(name);
-            match copies.len() {
-                0 => {}
-                1 => return Some(copies[0].clone()),
-                _ => return Some(self.nearest_external_copy(external, &copies).clone()),
-            }
-        } else if let Some(entry) = self.source.get(name) {
-            if !self.duplicates.is_empty()
-                && let Some(copies) = self.duplicates.get(name)
-            {
-                return Some(self.nearest_copy(copies).clone());
-            }
-            return Some(entry.clone());
+    /// The path of file `file` of the table.
+    pub fn path_of(&self, file: u32) -> Option<String> {
+        match self.external {
+            Some(external) => external.path(file).map(|p| String::from(&*p)),
+            None => self.paths.get(file as usize).cloned(),
         }
+    }
+
+    /// Files that resolve alike share a context: everything does, unless
+    /// classes are duplicated, when each source root is its own.
+    pub fn resolution_context(&self, file: u32) -> u32 {
+        if self.duplicates.is_empty() {
+            0
+        } else {
+            self.roots.get(file as usize).map_or(0, |r| r + 1)
+        }
+    }
+
+    /// Number of source classes.
+    pub fn n_source_classes(&self) -> usize {
+        self.source.len()
+    }
+
+    /// The class with key `name` as a lookup made for no file in
+    /// particular sees it: of several copies, the first.
+    fn first_copy(&self, name: &str) -> Option<Arc<ClassEntry>> {
+        match self.external {
+            Some(external) => external.copies(name).first().cloned(),
+            None => self.source.get(name).cloned(),
+        }
+        .or_else(|| self.library_class(name))
+    }
+
+    /// The library class with key `name`, loaded on first use.
+    pub(crate) fn library_class(&self, name: &str) -> Option<Arc<ClassEntry>> {
         let library = self.library.as_ref()?;
         if let Some(found) = self.cache.read().expect("cache lock").get(name) {
             return found.clone();
@@ -326,232 +260,5 @@ impl<'s> SymbolTable<'s> {
             .expect("cache lock")
             .insert(name.into(), loaded.clone());
         loaded
-    }
-
-    /// Of several copies of a class, the one the file being resolved
-    /// sees: its own, one in its source root, else the one whose path
-    /// shares the longest prefix with it; the first copy on ties.
-    fn nearest_copy<'c>(&self, copies: &'c [Arc<ClassEntry>]) -> &'c Arc<ClassEntry> {
-        let file = CURRENT_FILE.with(Cell::get);
-        let Some(path) = self.paths.get(file as usize) else {
-            return &copies[0];
-        };
-        let root = self.roots[file as usize];
-        copies
-            .iter()
-            .max_by_key(|c| {
-                let f = c.sig.decl.map_or(u32::MAX, |d| d.file);
-                let same_root = self.roots.get(f as usize) == Some(&root);
-                let shared = self.paths.get(f as usize).map_or(0, |p| {
-                    p.bytes()
-                        .zip(path.bytes())
-                        .take_while(|(a, b)| a == b)
-                        .count()
-                });
-                (f == file, same_root, shared, std::cmp::Reverse(f))
-            })
-            .expect("duplicates have copies")
-    }
-
-    /// [`Self::nearest_copy`] with paths and roots from `external`; ties go
-    /// to the first copy.
-    fn nearest_external_copy<'c>(
-        &self,
-        external: &dyn SourceClasses,
-        copies: &'c [Arc<ClassEntry>],
-    ) -> &'c Arc<ClassEntry> {
-        let file = CURRENT_FILE.with(Cell::get);
-        let (Some(path), root) = (external.path(file), external.root(file)) else {
-            return &copies[0];
-        };
-        copies
-            .iter()
-            .enumerate()
-            .max_by_key(|(position, c)| {
-                let f = c.sig.decl.map_or(u32::MAX, |d| d.file);
-                let same_root = root.is_some() && external.root(f) == root;
-                let shared = external.path(f).map_or(0, |p| {
-                    p.bytes()
-                        .zip(path.bytes())
-                        .take_while(|(a, b)| a == b)
-                        .count()
-                });
-                (f == file, same_root, shared, std::cmp::Reverse(*position))
-            })
-            .map(|(_, c)| c)
-            .expect("duplicates have copies")
-    }
-
-    /// The path of file `file` of the table.
-    pub fn path_of(&self, file: u32) -> Option<String> {
-        match self.external {
-            Some(external) => external.path(file).map(|p| String::from(&*p)),
-            None => self.paths.get(file as usize).cloned(),
-        }
-    }
-
-    /// Notes, for a caller answering source classes from outside, that the
-    /// file being resolved depends on what `name` leads to: a method
-    /// lookup answered from the shared memo looked it up on another file's
-    /// behalf.
-    pub fn replay_lookup(&self, name: &str) {
-        if let Some(external) = self.external
-            && external.records_lookups()
-        {
-            external.copies(name);
-        }
-    }
-
-    /// The file being resolved on this thread, if any.
-    pub fn current_file(&self) -> u32 {
-        CURRENT_FILE.with(Cell::get)
-    }
-
-    /// Files that resolve alike share a context: everything does, unless
-    /// classes are duplicated, when each source root is its own.
-    pub fn resolution_context(&self, file: u32) -> u32 {
-        if self.duplicates.is_empty() {
-            0
-        } else {
-            self.roots.get(file as usize).map_or(0, |r| r + 1)
-        }
-    }
-
-    /// The memo partition of the file being resolved: its source root
-    /// when classes are duplicated (answers depend on it), else 0.
-    pub fn memo_partition(&self) -> u32 {
-        if self.external.is_some() {
-            return self.shared.as_ref().map_or(0, |s| s.partition);
-        }
-        if self.duplicates.is_empty() {
-            return 0;
-        }
-        let file = CURRENT_FILE.with(Cell::get);
-        self.roots.get(file as usize).map_or(0, |r| r + 1)
-    }
-
-    /// Digests of what looking up each of `names` leads to for the file
-    /// being resolved on this thread, given to `each` in order: the
-    /// signature of a source class (members, types, supertypes, where it
-    /// is declared — by path and signature ordinal, not by line), a
-    /// library class, or nothing; and whether the type universe knows the
-    /// name. Two revisions with equal digests for every name a file looked
-    /// up resolve that file alike.
-    ///
-    /// The memo is read once and written once for all the names: a lock
-    /// per name, a million times over the JDK, kept the two workers
-    /// taking the memo's cache line from each other.
-    pub fn lookup_digests<N: AsRef<str>>(
-        &self,
-        names: &[N],
-        universe: &refscope_symbols::names::TypeUniverse,
-        mut each: impl FnMut(&str, &[u8; 16]),
-    ) {
-        let partition = self.memo_partition();
-        let known: Vec<Option<[u8; 16]>> = {
-            let memo = self.lookup_memo.read().expect("memo lock");
-            let digests = memo.get(&partition);
-            names
-                .iter()
-                .map(|name| digests.and_then(|d| d.get(name.as_ref()).copied()))
-                .collect()
-        };
-        let mut new: Vec<(Box<str>, [u8; 16])> = Vec::new();
-        for (name, known) in names.iter().zip(known) {
-            let name = name.as_ref();
-            let digest = match known {
-                Some(digest) => {
-                    // Another file may have computed it: this one depends
-                    // on the name all the same.
-                    self.replay_lookup(name);
-                    digest
-                }
-                None => {
-                    let digest = self.compute_lookup_digest(name, universe);
-                    new.push((name.into(), digest));
-                    digest
-                }
-            };
-            each(name, &digest);
-        }
-        if !new.is_empty() {
-            self.lookup_memo
-                .write()
-                .expect("memo lock")
-                .entry(partition)
-                .or_default()
-                .extend(new);
-        }
-    }
-
-    /// [`Self::lookup_digests`] of one name, without the memo.
-    fn compute_lookup_digest(
-        &self,
-        name: &str,
-        universe: &refscope_symbols::names::TypeUniverse,
-    ) -> [u8; 16] {
-        let mut digest = Digest128::new(b"lookup");
-        digest.write_u32(u32::from(universe.get(name).is_some()));
-        match self.get(name) {
-            Some(entry) if entry.is_source() => {
-                digest.write_u32(1);
-                self.write_class(&mut digest, &entry);
-            }
-            Some(_) => digest.write_u32(2),
-            None => digest.write_u32(3),
-        }
-        digest.finish()
-    }
-
-    fn write_class(&self, digest: &mut Digest128, entry: &ClassEntry) {
-        use std::hash::Hash;
-        let sig = &entry.sig;
-        let write_decl =
-            |digest: &mut Digest128, decl: &Option<refscope_symbols::SourceDecl>| match decl {
-                Some(d) => {
-                    digest.write_str(self.path_of(d.file).as_deref().unwrap_or(""));
-                    digest.write_u32(d.ordinal);
-                }
-                None => digest.write_u32(u32::MAX),
-            };
-        let write_type_params =
-            |digest: &mut Digest128, params: &[refscope_symbols::TypeParamSig]| {
-                digest.write_u32(params.len() as u32);
-                for p in params {
-                    digest.write_str(&p.name);
-                    p.bounds.hash(digest);
-                }
-            };
-        digest.write_str(&sig.name);
-        digest.write_str(&sig.binary_name);
-        sig.kind.hash(digest);
-        digest.write_u32(u32::from(sig.flags));
-        write_type_params(digest, &sig.type_params);
-        write_type_params(digest, &sig.outer_type_params);
-        sig.superclass.hash(digest);
-        sig.interfaces.hash(digest);
-        digest.write_u32(sig.methods.len() as u32);
-        for m in &sig.methods {
-            digest.write_str(&m.name);
-            digest.write_u32(u32::from(m.flags));
-            write_type_params(digest, &m.type_params);
-            m.params.hash(digest);
-            m.ret.hash(digest);
-            write_decl(digest, &m.decl);
-        }
-        digest.write_u32(sig.fields.len() as u32);
-        for f in &sig.fields {
-            digest.write_str(&f.name);
-            digest.write_u32(u32::from(f.flags));
-            f.ty.hash(digest);
-            write_decl(digest, &f.decl);
-        }
-        write_decl(digest, &sig.decl);
-        entry.erased_params.hash(digest);
-    }
-
-    /// Number of source classes.
-    pub fn n_source_classes(&self) -> usize {
-        self.source.len()
     }
 }

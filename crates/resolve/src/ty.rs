@@ -1,12 +1,13 @@
-//! Types during resolution: signatures instantiated with type arguments,
-//! plus the hierarchy questions overload resolution asks (subclassing,
-//! a type viewed as one of its supertypes, members inherited).
+//! Types during resolution: signatures instantiated with type arguments
+//! ([`Ty`]), substitutions of type variables ([`Subst`]) and the methods
+//! lookups find ([`Found`]). The hierarchy questions asked of them are in
+//! [`crate::hierarchy`].
 
-use rustc_hash::FxHashSet as HashSet;
 use std::sync::Arc;
 
-use super::table::{ClassEntry, SymbolTable};
-use refscope_symbols::{ClassKind, ClassSig, MethodSig, Prim, TypeArg, TypeSig, flags};
+use refscope_symbols::{MethodSig, Prim};
+
+use crate::class::ClassEntry;
 
 /// An instantiated type.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -18,7 +19,7 @@ pub(crate) enum Ty {
     /// A primitive (or `void`).
     Prim(Prim),
     /// A class type: key and type arguments (empty when raw or not generic).
-    Class(Arc<str>, Arc<[Ty]>),
+    Class(Arc<str>, TyArgs),
     /// An array.
     Array(Arc<Ty>),
     /// An argument that is a lambda with this many parameters (element
@@ -31,25 +32,59 @@ pub(crate) enum Ty {
 pub(crate) const OBJECT: &str = "java.lang.Object";
 pub(crate) const STRING: &str = "java.lang.String";
 
-thread_local! {
-    /// Shared per thread, so making a type without arguments allocates
-    /// nothing for them (an empty `Arc<[Ty]>` is an allocation of its own).
-    static NO_ARGS: Arc<[Ty]> = Arc::from([]);
-    static OBJECT_TY: Ty = Ty::Class(OBJECT.into(), Ty::no_args());
+/// The type arguments of a class type: no allocation when there are
+/// none, which is most of them (an empty `Arc<[Ty]>` is an allocation of
+/// its own).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TyArgs(Option<Arc<[Ty]>>);
+
+impl TyArgs {
+    /// No type arguments.
+    pub(crate) const NONE: Self = Self(None);
+}
+
+impl std::ops::Deref for TyArgs {
+    type Target = [Ty];
+
+    fn deref(&self) -> &[Ty] {
+        self.0.as_deref().unwrap_or(&[])
+    }
+}
+
+impl FromIterator<Ty> for TyArgs {
+    fn from_iter<I: IntoIterator<Item = Ty>>(iter: I) -> Self {
+        let args: Arc<[Ty]> = iter.into_iter().collect();
+        if args.is_empty() {
+            Self::NONE
+        } else {
+            Self(Some(args))
+        }
+    }
+}
+
+impl<const N: usize> From<[Ty; N]> for TyArgs {
+    fn from(args: [Ty; N]) -> Self {
+        args.into_iter().collect()
+    }
+}
+
+impl PartialEq for TyArgs {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for TyArgs {}
+
+impl std::hash::Hash for TyArgs {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (**self).hash(state);
+    }
 }
 
 impl Ty {
     pub(crate) fn class(name: &str) -> Self {
-        Ty::Class(name.into(), Self::no_args())
-    }
-
-    /// Empty type arguments.
-    pub(crate) fn no_args() -> Arc<[Ty]> {
-        NO_ARGS.with(Arc::clone)
-    }
-
-    pub(crate) fn object() -> Self {
-        OBJECT_TY.with(Ty::clone)
+        Ty::Class(name.into(), TyArgs::NONE)
     }
 
     pub(crate) fn class_name(&self) -> Option<&Arc<str>> {
@@ -92,9 +127,6 @@ impl Subst {
     }
 }
 
-/// Deepest class hierarchy walked; guards against cycles in broken code.
-const MAX_DEPTH: usize = 40;
-
 /// A method found by lookup, with the substitution of its declaring
 /// class's type variables.
 #[derive(Debug, Clone)]
@@ -108,418 +140,4 @@ impl Found {
     pub(crate) fn method(&self) -> &MethodSig {
         &self.class.sig.methods[self.index]
     }
-}
-
-impl SymbolTable<'_> {
-    /// Instantiates a signature type. Type variables not in `subst` become
-    /// the erasure of their bound (looked up in `scopes`, innermost first).
-    pub(crate) fn instantiate(
-        &self,
-        sig: &TypeSig,
-        subst: &Subst,
-        scopes: &[&[refscope_symbols::TypeParamSig]],
-    ) -> Ty {
-        self.instantiate_depth(sig, subst, scopes, 0)
-    }
-
-    fn instantiate_depth(
-        &self,
-        sig: &TypeSig,
-        subst: &Subst,
-        scopes: &[&[refscope_symbols::TypeParamSig]],
-        depth: usize,
-    ) -> Ty {
-        if depth > 12 {
-            return Ty::object();
-        }
-        match sig {
-            TypeSig::Prim(p) => Ty::Prim(*p),
-            TypeSig::Class { name, args } if args.is_empty() => {
-                Ty::Class(name.clone(), Ty::no_args())
-            }
-            TypeSig::Class { name, args } => {
-                // Collected straight into the Arc: one allocation.
-                let args: Arc<[Ty]> = args
-                    .iter()
-                    .map(|a| match a {
-                        TypeArg::Type(t) | TypeArg::Extends(t) => {
-                            self.instantiate_depth(t, subst, scopes, depth + 1)
-                        }
-                        TypeArg::Super(t) => self.instantiate_depth(t, subst, scopes, depth + 1),
-                        TypeArg::Any => Ty::object(),
-                    })
-                    .collect();
-                Ty::Class(name.clone(), args)
-            }
-            TypeSig::Array(inner) => Ty::Array(Arc::new(self.instantiate_depth(
-                inner,
-                subst,
-                scopes,
-                depth + 1,
-            ))),
-            TypeSig::Var(name) => {
-                if let Some(t) = subst.get(name) {
-                    return t.clone();
-                }
-                for params in scopes {
-                    if let Some(p) = params.iter().find(|p| p.name == *name) {
-                        return match p.bounds.first() {
-                            Some(bound) => self.instantiate_depth(bound, subst, scopes, depth + 1),
-                            None => Ty::object(),
-                        };
-                    }
-                }
-                Ty::object()
-            }
-            TypeSig::Unknown(_) => Ty::Unknown,
-        }
-    }
-
-    /// The substitution of a class's type variables for a use of it:
-    /// its arguments, or the erasure of each bound when raw.
-    pub(crate) fn class_subst(&self, sig: &ClassSig, args: &[Ty]) -> Subst {
-        let mut subst = Subst::default();
-        if args.len() == sig.type_params.len() {
-            for (p, a) in sig.type_params.iter().zip(args) {
-                subst.bind(p.name.clone(), a.clone());
-            }
-        } else {
-            let scopes = [sig.type_params.as_slice()];
-            for p in &sig.type_params {
-                let bound = match p.bounds.first() {
-                    Some(b) => self.instantiate(b, &Subst::default(), &scopes),
-                    None => Ty::object(),
-                };
-                subst.bind(p.name.clone(), bound);
-            }
-        }
-        // Variables of enclosing classes and methods stand for the
-        // erasure of their bounds; bound before the class's own, so its own
-        // (and inner ones over outer ones) win lookups from the end.
-        let outer_scopes = [sig.outer_type_params.as_slice()];
-        for p in &sig.outer_type_params {
-            if sig.type_params.iter().any(|own| own.name == p.name) {
-                continue;
-            }
-            let bound = match p.bounds.first() {
-                Some(b) => self.instantiate(b, &Subst::default(), &outer_scopes),
-                None => Ty::object(),
-            };
-            subst.0.insert(0, (p.name.clone(), bound));
-        }
-        subst
-    }
-
-    /// The superclass and the interfaces of a class type, instantiated.
-    pub(crate) fn supertypes_split(&self, ty: &Ty) -> (Option<Ty>, Vec<Ty>) {
-        let Ty::Class(name, args) = ty else {
-            return match ty {
-                Ty::Array(_) => (Some(Ty::object()), Vec::new()),
-                _ => (None, Vec::new()),
-            };
-        };
-        let Some(entry) = self.get(name) else {
-            return (None, Vec::new());
-        };
-        let sig = &entry.sig;
-        let subst = self.class_subst(sig, args);
-        let scopes = [sig.type_params.as_slice()];
-        let superclass = sig
-            .superclass
-            .as_ref()
-            .map(|s| self.instantiate(s, &subst, &scopes))
-            .filter(|t| matches!(t, Ty::Class(..)));
-        let interfaces = sig
-            .interfaces
-            .iter()
-            .map(|i| self.instantiate(i, &subst, &scopes))
-            .filter(|t| matches!(t, Ty::Class(..)))
-            .collect();
-        (superclass, interfaces)
-    }
-
-    /// The class types of a type's hierarchy in lookup order: the class,
-    /// its superclass chain, then every interface breadth first, `Object`
-    /// last. Memoized for the table's life, with the names its computation
-    /// looked up, recorded again on a hit for an enclosing recording (field
-    /// and method lookups ask for the same few hierarchies again and
-    /// again). Like a hit in the table's own method memo, a hit needs no
-    /// replay to the outside source: the table serves one file, whose
-    /// first computation asked it already.
-    pub(crate) fn hierarchy(&self, ty: &Ty) -> Arc<Vec<Ty>> {
-        let key = (self.memo_partition(), ty.clone());
-        if let Some((found, names)) = self.hierarchy_memo.read().expect("memo lock").get(&key) {
-            for name in names.iter() {
-                refscope_symbols::lookups::record(name);
-            }
-            return found.clone();
-        }
-        let recording = refscope_symbols::lookups::Recording::start();
-        let found = Arc::new(self.compute_hierarchy(ty));
-        let names: Arc<[Box<str>]> = recording.finish().into();
-        self.hierarchy_memo
-            .write()
-            .expect("memo lock")
-            .insert(key, (found.clone(), names));
-        found
-    }
-
-    fn compute_hierarchy(&self, ty: &Ty) -> Vec<Ty> {
-        let mut out: Vec<Ty> = Vec::new();
-        let mut seen: HashSet<Arc<str>> = HashSet::default();
-        let mut queue: std::collections::VecDeque<Ty> = std::collections::VecDeque::new();
-        let mut current = Some(match ty {
-            Ty::Array(_) => Ty::object(),
-            other => other.clone(),
-        });
-        while let Some(t) = current.take() {
-            let Some(name) = t.class_name() else { break };
-            if !seen.insert(name.clone()) || out.len() > MAX_DEPTH {
-                break;
-            }
-            let (superclass, interfaces) = self.supertypes_split(&t);
-            queue.extend(interfaces);
-            out.push(t);
-            current = superclass;
-        }
-        let n_classes = out.len();
-        while let Some(t) = queue.pop_front() {
-            let Some(name) = t.class_name() else { continue };
-            if !seen.insert(name.clone()) || out.len() > n_classes + 4 * MAX_DEPTH {
-                continue;
-            }
-            let (_, interfaces) = self.supertypes_split(&t);
-            queue.extend(interfaces);
-            out.push(t);
-        }
-        if !seen.contains(OBJECT) {
-            out.push(Ty::object());
-        }
-        out
-    }
-
-    /// Methods named `name` visible in a type, most derived first; a
-    /// method overridden by one found earlier is left out. Memoized for
-    /// the whole revision.
-    pub(crate) fn methods_named(&self, ty: &Ty, name: &str) -> Arc<Vec<Found>> {
-        let key = (self.memo_partition(), ty.clone(), Arc::<str>::from(name));
-        if let Some((found, names)) = self.method_memo.map().read().expect("memo lock").get(&key) {
-            for name in names.iter() {
-                refscope_symbols::lookups::record(name);
-            }
-            return found.clone();
-        }
-        if let Some(shared) = &self.shared {
-            let shared_key = (shared.partition, key.1.clone(), key.2.clone());
-            let hit = shared
-                .methods
-                .map()
-                .read()
-                .expect("memo lock")
-                .get(&shared_key)
-                .cloned();
-            if let Some((found, names)) = hit
-                && self.shareable(&found)
-            {
-                for name in names.iter() {
-                    refscope_symbols::lookups::record(name);
-                    self.replay_lookup(name);
-                }
-                self.method_memo
-                    .map()
-                    .write()
-                    .expect("memo lock")
-                    .insert(key, (found.clone(), names));
-                return found;
-            }
-        }
-        let recording = refscope_symbols::lookups::Recording::start();
-        let found = Arc::new(self.compute_methods_named(ty, name));
-        let names: Arc<[Box<str>]> = recording.finish().into();
-        if let Some(shared) = &self.shared
-            && self.shareable(&found)
-        {
-            shared.methods.map().write().expect("memo lock").insert(
-                (shared.partition, key.1.clone(), key.2.clone()),
-                (found.clone(), names.clone()),
-            );
-        }
-        self.method_memo
-            .map()
-            .write()
-            .expect("memo lock")
-            .insert(key, (found.clone(), names));
-        found
-    }
-
-    /// Whether a method lookup's answer means the same to every file of a
-    /// shared memo: not when it holds a class of the file resolving, which
-    /// that file sees with lines and element indices and the others
-    /// without.
-    fn shareable(&self, found: &[Found]) -> bool {
-        let file = self.current_file();
-        !found
-            .iter()
-            .any(|f| f.class.sig.decl.is_some_and(|d| d.file == file))
-    }
-
-    fn compute_methods_named(&self, ty: &Ty, name: &str) -> Vec<Found> {
-        let mut out: Vec<Found> = Vec::new();
-        let mut signatures: Vec<Vec<String>> = Vec::new();
-        for t in self.hierarchy(ty).iter() {
-            let Ty::Class(class_name, args) = t else {
-                continue;
-            };
-            let Some(entry) = self.get(class_name) else {
-                continue;
-            };
-            if !entry.sig.methods.iter().any(|m| &*m.name == name) {
-                continue;
-            }
-            let subst = self.class_subst(&entry.sig, args);
-            for (index, m) in entry.sig.methods.iter().enumerate() {
-                if &*m.name != name {
-                    continue;
-                }
-                let scopes = [m.type_params.as_slice(), entry.sig.type_params.as_slice()];
-                let erased: Vec<String> = m
-                    .params
-                    .iter()
-                    .map(|p| self.instantiate(p, &subst, &scopes).erased_name())
-                    .collect();
-                if signatures.contains(&erased) {
-                    continue;
-                }
-                signatures.push(erased);
-                out.push(Found {
-                    class: entry.clone(),
-                    index,
-                    subst: subst.clone(),
-                });
-            }
-        }
-        out
-    }
-
-    /// The field named `name` of a type: declared, or inherited from the
-    /// nearest supertype.
-    pub(crate) fn field_named(
-        &self,
-        ty: &Ty,
-        name: &str,
-    ) -> Option<(Arc<ClassEntry>, usize, Subst)> {
-        for t in self.hierarchy(ty).iter() {
-            let Ty::Class(class_name, args) = t else {
-                continue;
-            };
-            let Some(entry) = self.get(class_name) else {
-                continue;
-            };
-            if let Some(index) = entry.sig.fields.iter().position(|f| &*f.name == name) {
-                let subst = self.class_subst(&entry.sig, args);
-                return Some((entry, index, subst));
-            }
-        }
-        None
-    }
-
-    /// `ty` viewed as its supertype `target` (e.g. `ArrayList<String>` as
-    /// `Iterable<String>`).
-    pub(crate) fn as_super(&self, ty: &Ty, target: &str) -> Option<Ty> {
-        if ty.class_name().is_some_and(|n| &**n == target) {
-            return Some(ty.clone());
-        }
-        self.hierarchy(ty)
-            .iter()
-            .find(|t| t.class_name().is_some_and(|n| &**n == target))
-            .cloned()
-    }
-
-    /// Whether class `sub` is `sup` or one of its subtypes.
-    pub(crate) fn is_subclass(&self, sub: &str, sup: &str) -> bool {
-        if sub == sup || sup == OBJECT {
-            return true;
-        }
-        let mut seen: HashSet<Arc<str>> = HashSet::default();
-        let mut stack: Vec<Arc<str>> = vec![sub.into()];
-        while let Some(name) = stack.pop() {
-            if &*name == sup {
-                return true;
-            }
-            if !seen.insert(name.clone()) || seen.len() > 200 {
-                continue;
-            }
-            let Some(entry) = self.get(&name) else {
-                continue;
-            };
-            let sig = &entry.sig;
-            for s in sig.superclass.iter().chain(&sig.interfaces) {
-                if let TypeSig::Class { name, .. } = s {
-                    stack.push(name.clone());
-                }
-            }
-        }
-        false
-    }
-
-    /// The single abstract method of a functional interface, with the
-    /// substitution of the interface's type variables.
-    pub(crate) fn functional_method(&self, ty: &Ty) -> Option<Found> {
-        let Ty::Class(name, _) = ty else { return None };
-        let entry = self.get(name)?;
-        if entry.sig.kind != ClassKind::Interface {
-            return None;
-        }
-        let mut found: Option<Found> = None;
-        let mut seen_signatures: Vec<(Arc<str>, Vec<String>)> = Vec::new();
-        for t in self.hierarchy(ty).iter() {
-            let Ty::Class(class_name, args) = t else {
-                continue;
-            };
-            if &**class_name == OBJECT {
-                continue;
-            }
-            let Some(entry) = self.get(class_name) else {
-                continue;
-            };
-            let subst = self.class_subst(&entry.sig, args);
-            for (index, m) in entry.sig.methods.iter().enumerate() {
-                let scopes = [m.type_params.as_slice(), entry.sig.type_params.as_slice()];
-                let erased: Vec<String> = m
-                    .params
-                    .iter()
-                    .map(|p| self.instantiate(p, &subst, &scopes).erased_name())
-                    .collect();
-                let key = (m.name.clone(), erased);
-                if seen_signatures.contains(&key) {
-                    continue;
-                }
-                seen_signatures.push(key);
-                if m.flags & flags::ABSTRACT == 0 || m.flags & flags::STATIC != 0 {
-                    continue;
-                }
-                if is_object_method(&m.name, m.params.len()) {
-                    continue;
-                }
-                if found.is_some() {
-                    return None;
-                }
-                found = Some(Found {
-                    class: entry.clone(),
-                    index,
-                    subst: subst.clone(),
-                });
-            }
-        }
-        found
-    }
-}
-
-/// Public methods of `Object` that an interface may redeclare abstractly
-/// without counting as its functional method.
-fn is_object_method(name: &str, arity: usize) -> bool {
-    matches!(
-        (name, arity),
-        ("equals", 1) | ("hashCode", 0) | ("toString", 0)
-    )
 }

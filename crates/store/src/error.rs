@@ -79,24 +79,8 @@ impl Error {
         }
     }
 
-    /// A SQLite error about the database at `path`. A database kept busy
-    /// past the busy timeout while another process holds the store's write
-    /// lock is that process at work (a store's first index keeps readers
-    /// out until it commits): [`Error::Locked`], with its pid.
+    /// A SQLite error about the database at `path`.
     pub fn sqlite(path: &Path, source: rusqlite::Error) -> Self {
-        let busy = matches!(
-            &source,
-            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::DatabaseBusy
-        );
-        if busy
-            && let Some(dir) = path.parent()
-            && let Some(pid) = crate::lock::other_writer(dir)
-        {
-            return Self::Locked {
-                path: dir.to_path_buf(),
-                pid,
-            };
-        }
         Self::Sqlite {
             path: path.to_path_buf(),
             source,

@@ -179,25 +179,26 @@ mod tests {
             )
         };
         // Nobody holds the lock: a plain SQLite error.
-        let error = Error::sqlite(&store.db_path(), busy());
+        let error = crate::lock::sqlite_error(&store.db_path(), busy());
         assert!(matches!(error, Error::Sqlite { .. }), "{error}");
         // This process holds it: still a plain error.
         let lock = store.lock_for_writing(|_| panic!("free")).unwrap();
-        let error = Error::sqlite(&store.db_path(), busy());
+        let error = crate::lock::sqlite_error(&store.db_path(), busy());
         assert!(matches!(error, Error::Sqlite { .. }), "{error}");
         // Another process's pid in the held lock (as if it had taken it).
         std::fs::write(dir.path().join(LOCK_FILE), "4242").unwrap();
-        let error = Error::sqlite(&store.db_path(), busy());
+        let error = crate::lock::sqlite_error(&store.db_path(), busy());
         assert!(
             matches!(&error, Error::Locked { pid, .. } if pid == "4242"),
             "{error}"
         );
         assert!(error.to_string().contains("pid 4242"), "{error}");
         // Other errors are not about the lock.
-        let error = Error::sqlite(&store.db_path(), rusqlite::Error::QueryReturnedNoRows);
+        let error =
+            crate::lock::sqlite_error(&store.db_path(), rusqlite::Error::QueryReturnedNoRows);
         assert!(matches!(error, Error::Sqlite { .. }), "{error}");
         drop(lock);
-        let error = Error::sqlite(&store.db_path(), busy());
+        let error = crate::lock::sqlite_error(&store.db_path(), busy());
         assert!(matches!(error, Error::Sqlite { .. }), "{error}");
     }
 

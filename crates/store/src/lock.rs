@@ -7,54 +7,37 @@ use std::path::Path;
 
 use crate::LOCK_FILE;
 use crate::error::Error;
-use crate::open::Store;
-
-impl Store {
-    /// Takes the write lock, calling `on_wait` with the holder's pid first
-    /// if another process has it, then waiting.
-    pub fn lock_for_writing(&self, on_wait: impl FnOnce(&str)) -> Result<WriteLock, Error> {
-        let path = self.dir().join(LOCK_FILE);
-        let mut file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .open(&path)
-            .map_err(|e| Error::io(&path, e))?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = file.read_to_string(&mut holder);
-                on_wait(holder.trim());
-                file.lock().map_err(|e| Error::io(&path, e))?;
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+/// Takes the write lock of the store in `dir`, calling `on_wait` with the
+/// holder's pid first if another process has it, then waiting.
+pub(crate) fn lock_for_writing(dir: &Path, on_wait: impl FnOnce(&str)) -> Result<WriteLock, Error> {
+    let path = dir.join(LOCK_FILE);
+    let mut file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Error::io(&path, e))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let mut holder = String::new();
+            let _ = file.read_to_string(&mut holder);
+            on_wait(holder.trim());
+            file.lock().map_err(|e| Error::io(&path, e))?;
         }
-        file.set_len(0).map_err(|e| Error::io(&path, e))?;
-        write!(file, "{}", std::process::id()).map_err(|e| Error::io(&path, e))?;
-        Ok(WriteLock { _file: file })
+        Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
     }
+    file.set_len(0).map_err(|e| Error::io(&path, e))?;
+    write!(file, "{}", std::process::id()).map_err(|e| Error::io(&path, e))?;
+    Ok(WriteLock { _file: file })
 }
 
-/// Runs `open` until it meets no other process at work on the store
-/// ([`Error::Locked`]), waiting for that process each time it does.
-pub(crate) fn retry_after_writer(
-    dir: &Path,
-    mut on_wait: impl FnMut(&str),
-    open: impl Fn() -> Result<Store, Error>,
-) -> Result<Store, Error> {
-    loop {
-        match open() {
-            Err(Error::Locked { pid, .. }) => {
-                on_wait(&pid);
-                // Until the writer lets go of the lock.
-                if let Ok(lock) = File::open(dir.join(LOCK_FILE)) {
-                    let _ = lock.lock_shared();
-                }
-            }
-            other => return other,
-        }
+/// Waits until the process holding the write lock of the store in `dir`
+/// lets go of it (at once when none does).
+pub(crate) fn wait_for_writer(dir: &Path) {
+    if let Ok(lock) = File::open(dir.join(LOCK_FILE)) {
+        let _ = lock.lock_shared();
     }
 }
 
@@ -77,4 +60,25 @@ pub(crate) fn other_writer(dir: &Path) -> Option<String> {
 /// Held while a process writes to the store; released on drop.
 pub struct WriteLock {
     _file: File,
+}
+
+/// A SQLite error about the database at `path`. A database kept busy past
+/// the busy timeout while another process holds the store's write lock is
+/// that process at work (a store's first index keeps readers out until it
+/// commits): [`Error::Locked`], with its pid.
+pub(crate) fn sqlite_error(path: &Path, source: rusqlite::Error) -> Error {
+    let busy = matches!(
+        &source,
+        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::DatabaseBusy
+    );
+    if busy
+        && let Some(dir) = path.parent()
+        && let Some(pid) = other_writer(dir)
+    {
+        return Error::Locked {
+            path: dir.to_path_buf(),
+            pid,
+        };
+    }
+    Error::sqlite(path, source)
 }

@@ -14,9 +14,6 @@ use refscope_syntax::Digest128;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::blob::BlobId;
-use crate::error::Error;
-use crate::open::Store;
-use crate::revisions::RevisionRow;
 
 /// A file of an indexed revision.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,33 +24,6 @@ pub struct FileEntry {
     pub blob_id: BlobId,
     /// The unit holding its qualified elements.
     pub unit_id: i64,
-}
-
-impl Store {
-    /// Every file of `revision`, sorted by path.
-    pub fn manifest(&self, revision: &RevisionRow) -> Result<Vec<FileEntry>, Error> {
-        read_manifest(self.db(), revision.id)
-            .map_err(|e| self.sqlite_error(e))?
-            .map_err(|BadChunk| self.bad_manifest(revision))
-    }
-
-    /// The file of `revision` at `path`, if it has one.
-    pub fn manifest_file(
-        &self,
-        revision: &RevisionRow,
-        path: &str,
-    ) -> Result<Option<FileEntry>, Error> {
-        read_file(self.db(), revision.id, path)
-            .map_err(|e| self.sqlite_error(e))?
-            .map_err(|BadChunk| self.bad_manifest(revision))
-    }
-
-    fn bad_manifest(&self, revision: &RevisionRow) -> Error {
-        Error::Corrupt {
-            path: self.dir().to_path_buf(),
-            message: format!("the manifest of revision {} does not decode", revision.name),
-        }
-    }
 }
 
 /// A chunk that does not decode: the store is damaged.
@@ -135,7 +105,7 @@ pub(crate) fn read_manifest(
 }
 
 /// One file of a revision, if it has it.
-fn read_file(
+pub(crate) fn read_file(
     db: &Connection,
     revision_id: i64,
     path: &str,

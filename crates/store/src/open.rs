@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::error::Error;
-use crate::lock::retry_after_writer;
+use crate::lock::{WriteLock, lock_for_writing, sqlite_error, wait_for_writer};
 use crate::pack::PackReader;
 use crate::writeback::{File as WritebackFile, Writeback};
 use crate::{DB_FILE, FORMAT_VERSION, PACK_FILE, SCHEMA};
@@ -34,7 +34,7 @@ impl Store {
     fn try_open(dir: &Path) -> Result<Self, Error> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let db_path = dir.join(DB_FILE);
-        let db = Connection::open(&db_path).map_err(|e| Error::sqlite(&db_path, e))?;
+        let db = Connection::open(&db_path).map_err(|e| sqlite_error(&db_path, e))?;
         let store = Self {
             dir: dir.to_path_buf(),
             db,
@@ -61,7 +61,7 @@ impl Store {
             &db_path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
-        .map_err(|e| Error::sqlite(&db_path, e))?;
+        .map_err(|e| sqlite_error(&db_path, e))?;
         let store = Self {
             dir: dir.to_path_buf(),
             db,
@@ -118,13 +118,13 @@ impl Store {
                 message: format!("{DB_FILE} is not a SQLite database"),
             }
         } else {
-            Error::sqlite(&self.db_path(), e)
+            sqlite_error(&self.db_path(), e)
         }
     }
 
     /// A SQLite error of the store's database.
     pub(crate) fn sqlite_error(&self, e: rusqlite::Error) -> Error {
-        Error::sqlite(&self.db_path(), e)
+        sqlite_error(&self.db_path(), e)
     }
 
     fn initialise_schema(&self) -> Result<(), Error> {
@@ -206,6 +206,12 @@ impl Store {
         self.dir.join(PACK_FILE)
     }
 
+    /// Takes the write lock, calling `on_wait` with the holder's pid first
+    /// if another process has it, then waiting.
+    pub fn lock_for_writing(&self, on_wait: impl FnOnce(&str)) -> Result<WriteLock, Error> {
+        lock_for_writing(&self.dir, on_wait)
+    }
+
     /// Starts early writeback ([`Writeback`]) of the files a writer fills:
     /// the pack, the write-ahead log and the database, which a checkpoint
     /// fills from the log (or the index itself, under a rollback journal).
@@ -255,5 +261,23 @@ impl Store {
                     .sum()
             })
             .unwrap_or(0)
+    }
+}
+
+/// Runs `open` until it meets no other process at work on the store
+/// ([`Error::Locked`]), waiting for that process each time it does.
+fn retry_after_writer(
+    dir: &Path,
+    mut on_wait: impl FnMut(&str),
+    open: impl Fn() -> Result<Store, Error>,
+) -> Result<Store, Error> {
+    loop {
+        match open() {
+            Err(Error::Locked { pid, .. }) => {
+                on_wait(&pid);
+                wait_for_writer(dir);
+            }
+            other => return other,
+        }
     }
 }

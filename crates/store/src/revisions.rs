@@ -6,7 +6,9 @@ use rusqlite::{OptionalExtension, params};
 
 use crate::blob::BlobId;
 use crate::error::Error;
-use crate::manifest::{delete_manifest, read_manifest, write_manifest};
+use crate::manifest::{
+    BadChunk, FileEntry, delete_manifest, read_file, read_manifest, write_manifest,
+};
 use crate::open::Store;
 use crate::transaction::IndexTransaction;
 
@@ -299,4 +301,31 @@ fn unix_now() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0)
+}
+
+impl Store {
+    /// Every file of `revision`, sorted by path.
+    pub fn manifest(&self, revision: &RevisionRow) -> Result<Vec<FileEntry>, Error> {
+        read_manifest(self.db(), revision.id)
+            .map_err(|e| self.sqlite_error(e))?
+            .map_err(|BadChunk| self.bad_manifest(revision))
+    }
+
+    /// The file of `revision` at `path`, if it has one.
+    pub fn manifest_file(
+        &self,
+        revision: &RevisionRow,
+        path: &str,
+    ) -> Result<Option<FileEntry>, Error> {
+        read_file(self.db(), revision.id, path)
+            .map_err(|e| self.sqlite_error(e))?
+            .map_err(|BadChunk| self.bad_manifest(revision))
+    }
+
+    fn bad_manifest(&self, revision: &RevisionRow) -> Error {
+        Error::Corrupt {
+            path: self.dir().to_path_buf(),
+            message: format!("the manifest of revision {} does not decode", revision.name),
+        }
+    }
 }

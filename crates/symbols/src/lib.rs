@@ -25,6 +25,8 @@
 //! assert_eq!(qualifier.qualify(1, "List"), "java.util.List");
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod classfile;
 mod error;
 pub mod jdk;

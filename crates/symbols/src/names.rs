@@ -15,6 +15,8 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use refscope_syntax::facts::{ElementKind, FileFacts, NO_ELEMENT};
 
+use crate::lookups::LookupLog;
+
 /// Whether a type comes from the repository or from the JDK.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TypeOrigin {
@@ -155,13 +157,20 @@ impl TypeUniverse {
 
     /// The type with this canonical name.
     pub fn get(&self, canonical: &str) -> Option<&TypeInfo> {
-        crate::lookups::record(canonical);
         self.types.get(canonical)
     }
 
-    /// Whether a type has this canonical name.
-    fn contains(&self, canonical: &str) -> bool {
-        self.get(canonical).is_some()
+    /// [`Self::get`], noting the lookup in `log` (see [`crate::lookups`]).
+    pub fn lookup(&self, canonical: &str, log: Option<&LookupLog>) -> Option<&TypeInfo> {
+        if let Some(log) = log {
+            log.record(canonical);
+        }
+        self.types.get(canonical)
+    }
+
+    /// Whether a type has this canonical name, noting the lookup in `log`.
+    fn contains(&self, canonical: &str, log: Option<&LookupLog>) -> bool {
+        self.lookup(canonical, log).is_some()
     }
 
     /// Number of known types.
@@ -175,8 +184,14 @@ impl TypeUniverse {
     }
 
     /// The canonical name of member type `name` of `owner`, declared or
-    /// inherited.
-    pub fn member_type(&self, owner: &str, name: &str, follow_inheritance: bool) -> Option<String> {
+    /// inherited; every type looked at is noted in `log`.
+    pub fn member_type(
+        &self,
+        owner: &str,
+        name: &str,
+        follow_inheritance: bool,
+        log: Option<&LookupLog>,
+    ) -> Option<String> {
         // Borrowed names and one candidate buffer: this runs for most type
         // names a file mentions, once per enclosing type.
         let mut seen: HashSet<&str> = HashSet::default();
@@ -190,13 +205,13 @@ impl TypeUniverse {
             candidate.push_str(current);
             candidate.push('.');
             candidate.push_str(name);
-            if self.contains(&candidate) {
+            if self.contains(&candidate, log) {
                 return Some(candidate);
             }
             if !follow_inheritance || depth >= MAX_INHERITANCE_DEPTH {
                 continue;
             }
-            if let Some(info) = self.get(current) {
+            if let Some(info) = self.lookup(current, log) {
                 // Depth-first in declaration order: superclass first.
                 for supertype in info.supertypes.iter().rev() {
                     queue.push((supertype, depth + 1));
@@ -261,6 +276,8 @@ fn join_name(outer: &str, name: &str) -> String {
 pub struct Qualifier<'a> {
     universe: &'a TypeUniverse,
     facts: &'a FileFacts,
+    /// Where the universe lookups of a file being resolved are noted.
+    log: Option<&'a LookupLog>,
     follow_inheritance: bool,
     /// Type elements by (enclosing element, simple name).
     declared_types: HashMap<(u32, &'a str), u32>,
@@ -301,6 +318,28 @@ impl<'a> Qualifier<'a> {
         Self::with_inheritance(universe, facts, true)
     }
 
+    /// [`Self::new`], noting every universe lookup in `log`: the
+    /// qualifier of a file being resolved, whose resolution depends on
+    /// the names it looked up.
+    pub fn recording(universe: &'a TypeUniverse, facts: &'a FileFacts, log: &'a LookupLog) -> Self {
+        Self {
+            log: Some(log),
+            ..Self::new(universe, facts)
+        }
+    }
+
+    /// The log lookups are noted in, if any.
+    pub fn log(&self) -> Option<&'a LookupLog> {
+        self.log
+    }
+
+    /// [`TypeUniverse::member_type`], noting the lookups in this
+    /// qualifier's log.
+    pub fn member_type(&self, owner: &str, name: &str, follow_inheritance: bool) -> Option<String> {
+        self.universe
+            .member_type(owner, name, follow_inheritance, self.log)
+    }
+
     fn with_inheritance(
         universe: &'a TypeUniverse,
         facts: &'a FileFacts,
@@ -339,6 +378,7 @@ impl<'a> Qualifier<'a> {
         Self {
             universe,
             facts,
+            log: None,
             follow_inheritance,
             declared_types,
             canonical_names,
@@ -447,7 +487,6 @@ impl<'a> Qualifier<'a> {
         if let Some(mut current) = self.resolve_simple(scope, first, inherit) {
             for segment in &rest {
                 current = self
-                    .universe
                     .member_type(&current, segment, inherit)
                     .unwrap_or_else(|| join_name(&current, segment));
             }
@@ -460,11 +499,10 @@ impl<'a> Qualifier<'a> {
         let all: Vec<&str> = std::iter::once(first).chain(rest.iter().copied()).collect();
         for split in (1..all.len()).rev() {
             let prefix = all[..=split].join(".");
-            if self.universe.contains(&prefix) {
+            if self.universe.contains(&prefix, self.log) {
                 let mut current = prefix;
                 for segment in &all[split + 1..] {
                     current = self
-                        .universe
                         .member_type(&current, segment, inherit)
                         .unwrap_or_else(|| join_name(&current, segment));
                 }
@@ -507,7 +545,7 @@ impl<'a> Qualifier<'a> {
             if simple != name {
                 continue;
             }
-            if !import.is_static || self.universe.contains(&import.path) {
+            if !import.is_static || self.universe.contains(&import.path, self.log) {
                 return Some(import.path.clone());
             }
         }
@@ -516,22 +554,22 @@ impl<'a> Qualifier<'a> {
             Some(package) => join_name(package, name),
             None => name.to_string(),
         };
-        if self.universe.contains(&in_package) {
+        if self.universe.contains(&in_package, self.log) {
             return Some(in_package);
         }
         // 4. On-demand imports, of packages and of member types.
         for import in imports.iter().filter(|i| i.on_demand) {
             let candidate = join_name(&import.path, name);
-            if self.universe.contains(&candidate) {
+            if self.universe.contains(&candidate, self.log) {
                 return Some(candidate);
             }
-            if let Some(found) = self.universe.member_type(&import.path, name, inherit) {
+            if let Some(found) = self.member_type(&import.path, name, inherit) {
                 return Some(found);
             }
         }
         // 5. `java.lang`.
         let lang = join_name("java.lang", name);
-        if self.universe.contains(&lang) {
+        if self.universe.contains(&lang, self.log) {
             return Some(lang);
         }
         None
@@ -555,10 +593,10 @@ impl<'a> Qualifier<'a> {
         }
         match self.canonical(index) {
             Some(canonical) => {
-                let info = self.universe.get(canonical)?;
+                let info = self.universe.lookup(canonical, self.log)?;
                 info.supertypes
                     .iter()
-                    .find_map(|s| self.universe.member_type(s, name, true))
+                    .find_map(|s| self.member_type(s, name, true))
             }
             None => {
                 // Local and anonymous classes: qualify their supertypes here.
@@ -568,7 +606,7 @@ impl<'a> Qualifier<'a> {
                     .iter()
                     .filter(|s| !s.is_empty())
                     .filter_map(|s| self.resolve_name(element.parent, s, false))
-                    .find_map(|s| self.universe.member_type(&s, name, true))
+                    .find_map(|s| self.member_type(&s, name, true))
             }
         }
     }

@@ -18,6 +18,8 @@
 //! );
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod name;
 
 pub use name::canonical_tool_name;

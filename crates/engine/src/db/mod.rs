@@ -18,8 +18,9 @@
 //! re-resolves that one file, a changed signature of class `A` re-resolves
 //! the files that looked up `A`.
 
-mod lookup;
+mod database;
 pub mod queries;
+mod resolution;
 #[cfg(test)]
 mod tests;
 
@@ -31,193 +32,16 @@ use salsa::{Database as _, Durability, Setter};
 
 use crate::parallel::StatePool;
 use refscope_resolve::TrackedResolution;
-use refscope_resolve::table::{CopiesMemo, LookupMemo, MethodMemo, SharedMemos};
 use refscope_store::BlobId;
-use refscope_store::{PackLocation, PackReader};
-use refscope_symbols::classfile::ClassPath;
-use refscope_symbols::jdk::JdkTypes;
 
+pub use database::{Db, EngineDatabase, FileContent, Libraries, Memoize, SourceFile, Workspace};
 pub use queries::FactsError;
+
+use database::RevisionMemos;
 
 /// Files whose facts and signatures [`Engine::prepare`] derives between two
 /// evictions of facts beyond their bound.
 const PREPARE_CHUNK: usize = 1024;
-
-/// The database: salsa's storage plus the table of files by slot.
-#[salsa::db]
-#[derive(Clone)]
-pub struct EngineDatabase {
-    storage: salsa::Storage<Self>,
-    /// Every file ever added, by slot. Append-only: a slot never changes
-    /// its file, so queries may read it without being tracked.
-    slots: Arc<RwLock<Vec<SourceFile>>>,
-    /// While [`Engine::resolve_all`] runs: the method lookups and lookup
-    /// digests shared by the files it resolves. Their answers are those each file would compute
-    /// in the current revision, and a file taking one asks for the
-    /// classes it was computed from (see [`SymbolTable::over`]), so
-    /// reading it untracked changes neither results nor dependencies.
-    ///
-    /// [`SymbolTable::over`]: refscope_resolve::SymbolTable
-    shared_memos: Arc<RwLock<Option<Arc<RevisionMemos>>>>,
-}
-
-/// A revision's shared memos, partitioned by source root.
-#[derive(Default)]
-struct RevisionMemos {
-    methods: Arc<MethodMemo>,
-    lookups: Arc<LookupMemo>,
-    copies: Arc<CopiesMemo>,
-    roots: std::sync::Mutex<HashMap<String, u32>>,
-}
-
-/// What queries need from the database besides salsa's own.
-#[salsa::db]
-pub trait Db: salsa::Database {
-    /// The file with this slot (the number its declarations carry).
-    fn file_at_slot(&self, slot: u32) -> Option<SourceFile>;
-
-    /// The memos shared by the files being resolved together, if any,
-    /// with the partition of files in source root `root`.
-    fn shared_memos(&self, root: &str) -> Option<SharedMemoPartition>;
-}
-
-/// One source root's part of the shared memos (opaque outside the
-/// engine).
-pub struct SharedMemoPartition(SharedMemos);
-
-#[salsa::db]
-impl salsa::Database for EngineDatabase {}
-
-#[salsa::db]
-impl Db for EngineDatabase {
-    fn file_at_slot(&self, slot: u32) -> Option<SourceFile> {
-        self.slots
-            .read()
-            .expect("slot lock")
-            .get(slot as usize)
-            .copied()
-    }
-
-    fn shared_memos(&self, root: &str) -> Option<SharedMemoPartition> {
-        let shared = self.shared_memos.read().expect("memo lock").clone()?;
-        let mut roots = shared.roots.lock().expect("roots lock");
-        let next = roots.len() as u32;
-        let partition = *roots.entry(root.to_string()).or_insert(next);
-        Some(SharedMemoPartition(SharedMemos {
-            methods: shared.methods.clone(),
-            lookups: shared.lookups.clone(),
-            copies: shared.copies.clone(),
-            partition,
-        }))
-    }
-}
-
-/// One Java file of the work tree or revision.
-#[salsa::input]
-pub struct SourceFile {
-    /// The number declarations of this file carry
-    /// ([`refscope_symbols::SourceDecl::file`]); unique in the database.
-    #[returns(copy)]
-    pub slot: u32,
-    /// Its path in the revision.
-    #[returns(ref)]
-    pub path: Arc<str>,
-    /// Its content.
-    #[returns(ref)]
-    pub content: FileContent,
-}
-
-/// The revision as a whole: its files and its libraries. One per
-/// database.
-#[salsa::input(singleton)]
-pub struct Workspace {
-    /// The files, sorted by path.
-    #[returns(ref)]
-    pub files: Arc<[SourceFile]>,
-    /// The JDK and the class path.
-    #[returns(ref)]
-    pub libraries: Arc<Libraries>,
-}
-
-/// A file's content, as the driver has it.
-#[derive(Clone)]
-pub enum FileContent {
-    /// The bytes, extracted by [`queries::facts`] (tests give these; the
-    /// driver extracts files into the pack itself).
-    #[cfg(test)]
-    Bytes {
-        /// The git blob id of the bytes.
-        blob_id: BlobId,
-        /// The bytes.
-        bytes: Arc<[u8]>,
-    },
-    /// Facts the driver extracted already and appended to the pack, read
-    /// back on demand (the pack is content-addressed and append-only, so
-    /// the read is a function of the blob id).
-    Packed {
-        /// The git blob id of the file's bytes.
-        blob_id: BlobId,
-        /// Where the facts are.
-        location: PackLocation,
-        /// The pack, mapped.
-        reader: Arc<PackReader>,
-    },
-}
-
-impl FileContent {
-    #[cfg(test)]
-    /// Content from bytes.
-    pub fn bytes(bytes: &[u8]) -> Self {
-        Self::Bytes {
-            blob_id: BlobId::of_bytes(bytes),
-            bytes: bytes.into(),
-        }
-    }
-
-    /// The git blob id of the content.
-    pub fn blob_id(&self) -> BlobId {
-        match self {
-            #[cfg(test)]
-            Self::Bytes { blob_id, .. } => *blob_id,
-            Self::Packed { blob_id, .. } => *blob_id,
-        }
-    }
-}
-
-/// The libraries resolution reads: the JDK's type names and the class
-/// path its classes and the jars' are loaded from.
-pub struct Libraries {
-    /// The JDK's type names.
-    pub jdk: JdkTypes,
-    /// The class files, loaded on first use.
-    pub class_path: Arc<ClassPath>,
-    /// Tells libraries apart: equal digests, same libraries.
-    pub digest: [u8; 16],
-}
-
-impl Libraries {
-    #[cfg(test)]
-    /// No JDK and no jars: library names stay unresolved.
-    pub fn none() -> Self {
-        let jdk = JdkTypes::missing();
-        let class_path = ClassPath::new(&jdk, &[]).expect("an empty class path opens");
-        Self {
-            jdk,
-            class_path: Arc::new(class_path),
-            digest: refscope_syntax::Digest128::new(b"no libraries").finish(),
-        }
-    }
-}
-
-/// Whether [`Engine::resolve_in_chunks`] keeps resolutions in the
-/// database.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Memoize {
-    /// Keep them (within the bound): a later revision reuses them.
-    Yes,
-    /// Compute them for the caller only.
-    No,
-}
 
 /// The driver's handle on the database: sets inputs from a revision's
 /// files and asks for resolutions, in parallel.
@@ -419,7 +243,7 @@ impl Engine {
     /// to free from another thread.
     ///
     /// With [`Memoize::No`], neither the resolutions nor the facts they
-    /// read from the pack are kept ([`queries::resolve_unmemoized`]): for a
+    /// read from the pack are kept ([`resolution::resolve_unmemoized`]): for a
     /// revision whose resolutions the caller stores and will not ask this
     /// engine for again unchanged. A cold engine's first revision is one:
     /// nothing before it could be reused, and keeping (then evicting) every
@@ -450,7 +274,7 @@ impl Engine {
                 files.len(),
                 chunk_len,
                 || handle.lock().expect("handle lock").clone(),
-                |db, at| queries::resolve_unmemoized(db, files[at]).map(|r| finish(at, r)),
+                |db, at| resolution::resolve_unmemoized(db, files[at]).map(|r| finish(at, r)),
                 |at, resolved| {
                     chunk.push(resolved);
                     if chunk.len() == chunk_len || at + 1 == files.len() {
@@ -487,8 +311,8 @@ impl Engine {
         let handle = self.handle();
         let dbs = StatePool::new(|| handle.lock().expect("handle lock").clone());
         let resolve = match memoize {
-            Memoize::Yes => queries::resolve,
-            Memoize::No => queries::resolve_unmemoized,
+            Memoize::Yes => resolution::resolve,
+            Memoize::No => resolution::resolve_unmemoized,
         };
         pool.install(|| {
             files
@@ -522,7 +346,7 @@ impl Engine {
     /// folders.
     pub fn source_root(&self, file: SourceFile) -> String {
         let package = queries::signature(&self.db, file).package.clone();
-        refscope_resolve::table::source_root(file.path(&self.db), package.as_deref()).to_string()
+        refscope_resolve::class::source_root(file.path(&self.db), package.as_deref()).to_string()
     }
 
     /// [`Self::lookups_digest`] of many files, in parallel on `pool`.
@@ -538,7 +362,7 @@ impl Engine {
             asked
                 .par_iter()
                 .with_max_len(1)
-                .map(|&(file, names)| dbs.with(|db| lookup::lookups_digest(db, file, names)))
+                .map(|&(file, names)| dbs.with(|db| resolution::lookups_digest(db, file, names)))
                 .collect()
         })
     }

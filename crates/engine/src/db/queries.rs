@@ -6,11 +6,11 @@
 use std::sync::Arc;
 
 use super::{Db, FileContent, SourceFile, Workspace};
-use refscope_resolve::table::{implement_if_interface, is_anonymous};
-use refscope_resolve::{self as resolver, ClassEntry, TrackedResolution};
+use refscope_resolve::class::{implement_if_interface, is_anonymous};
+use refscope_resolve::{self as resolver, ClassEntry};
 use refscope_store::BlobId;
 use refscope_store::{PackLocation, PackReader};
-use refscope_symbols::lookups as deps;
+
 use refscope_symbols::names::{Qualifier, TypeUniverse, type_skeleton};
 use refscope_symbols::{ClassSig, SourceDecl};
 use refscope_syntax::facts::{FileFacts, NO_ORDINAL};
@@ -51,7 +51,6 @@ pub type Declarers = rustc_hash::FxHashMap<Box<str>, Vec<SourceFile>>;
 /// and cheap to make again from the content.
 #[salsa::tracked(returns(clone), lru = 128)]
 pub fn facts(db: &dyn Db, file: SourceFile) -> Result<Arc<FileFacts>, FactsError> {
-    let _own_lookups = deps::Recording::start();
     match file.content(db) {
         #[cfg(test)]
         FileContent::Bytes { bytes, .. } => Ok(Arc::new(refscope_syntax::extract(bytes))),
@@ -66,7 +65,7 @@ pub fn facts(db: &dyn Db, file: SourceFile) -> Result<Arc<FileFacts>, FactsError
 /// keeping). Skeletons and signatures read only declarations
 /// ([`PackReader::declarations`]), much cheaper to decode than the whole
 /// facts.
-fn read_uncached(
+pub(super) fn read_uncached(
     db: &dyn Db,
     file: SourceFile,
     read: impl FnOnce(&PackReader, &BlobId, PackLocation) -> Result<FileFacts, refscope_store::Error>,
@@ -92,7 +91,6 @@ fn read_uncached(
 /// them leaves it equal.
 #[salsa::tracked(returns(clone))]
 pub fn skeleton(db: &dyn Db, file: SourceFile) -> Arc<FileFacts> {
-    let _own_lookups = deps::Recording::start();
     let Ok(facts) = read_uncached(db, file, PackReader::declarations) else {
         return Arc::default();
     };
@@ -111,7 +109,6 @@ pub fn skeleton(db: &dyn Db, file: SourceFile) -> Arc<FileFacts> {
 /// The revision's type universe: the libraries' types and every file's.
 #[salsa::tracked(returns(ref))]
 pub fn universe(db: &dyn Db, workspace: Workspace) -> Arc<TypeUniverse> {
-    let _own_lookups = deps::Recording::start();
     let libraries = workspace.libraries(db);
     let skeletons: Vec<Arc<FileFacts>> = workspace
         .files(db)
@@ -132,7 +129,7 @@ pub fn universe(db: &dyn Db, workspace: Workspace) -> Arc<TypeUniverse> {
 #[salsa::tracked(returns(clone))]
 pub fn file_classes(db: &dyn Db, file: SourceFile) -> Arc<FileClasses> {
     let workspace = Workspace::get(db);
-    let _own_lookups = deps::Recording::start();
+
     let Ok(facts) = read_uncached(db, file, PackReader::declarations) else {
         return Arc::default();
     };
@@ -159,7 +156,6 @@ pub fn file_classes(db: &dyn Db, file: SourceFile) -> Arc<FileClasses> {
 /// that depends only on it re-runs.
 #[salsa::tracked(returns(clone))]
 pub fn signature(db: &dyn Db, file: SourceFile) -> Arc<FileClasses> {
-    let _own_lookups = deps::Recording::start();
     let classes = file_classes(db, file);
     let placeless = |decl: &mut Option<SourceDecl>| {
         if let Some(d) = decl
@@ -266,47 +262,4 @@ pub(crate) fn anonymous_entry(
         sig: Arc::new(sig),
         erased_params: entry.erased_params.clone(),
     })
-}
-
-/// The file's qualified records and resolution, with the names it looked
-/// up. Reads the file's own facts and classes, the type universe, and one
-/// [`class_copies`] per class key it looks up: it re-runs when the file
-/// changes, or when a class it looked up (or failed to find) changes.
-///
-/// Kept for a bounded number of files once the driver asks the database
-/// to evict (the driver stores each resolution as it comes, and what a
-/// later revision needs again is recomputed; the dependencies stay).
-#[salsa::tracked(returns(clone), lru = 128)]
-pub fn resolve(db: &dyn Db, file: SourceFile) -> Result<Arc<TrackedResolution>, FactsError> {
-    let facts = facts(db, file)?;
-    Ok(Arc::new(super::lookup::resolve_in_db(
-        db,
-        file,
-        &facts,
-        super::Memoize::Yes,
-    )))
-}
-
-/// [`resolve`] computed without memoizing it, nor the facts it reads from
-/// the pack: for resolutions that are stored elsewhere and that this
-/// database will not be asked for again (a revision resolved once).
-/// Dependencies of the class lookups are still recorded by the class
-/// queries themselves, whose results stay for the next revision.
-pub fn resolve_unmemoized(
-    db: &dyn Db,
-    file: SourceFile,
-) -> Result<Arc<TrackedResolution>, FactsError> {
-    let facts = read_uncached(db, file, PackReader::facts)?;
-    Ok(Arc::new(super::lookup::resolve_in_db(
-        db,
-        file,
-        &facts,
-        super::Memoize::No,
-    )))
-}
-
-/// Sets how many resolutions an eviction keeps (tests make it small).
-#[cfg(test)]
-pub(super) fn set_resolve_capacity(db: &mut super::EngineDatabase, capacity: usize) {
-    resolve::set_lru_capacity(db, capacity);
 }

@@ -162,10 +162,7 @@ fn from_scratch(files: &[(String, String)], libraries: &Libraries) -> Vec<Tracke
     facts
         .iter()
         .enumerate()
-        .map(|(index, facts)| {
-            let qualifier = Qualifier::new(&universe, facts);
-            resolve::resolve_file_tracked(&table, &qualifier, facts, index as u32)
-        })
+        .map(|(index, facts)| resolve::resolve_file_tracked(&table, &universe, facts, index as u32))
         .collect()
 }
 
@@ -356,7 +353,7 @@ fn chunked_resolution_evicts_values_but_keeps_dependencies() {
     // scratch.
     let files = fixture(SHOP);
     let mut logged = Logged::new(&files, Libraries::none());
-    super::queries::set_resolve_capacity(&mut logged.engine.db, 1);
+    super::resolution::set_resolve_capacity(&mut logged.engine.db, 1);
     let pool = rayon::ThreadPoolBuilder::new().build().unwrap();
     let all = logged.engine.files();
     let mut n_resolved = 0;

@@ -16,11 +16,11 @@ use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::{FileEntry, RefHit};
-use refscope_resolve::FileResolution;
-use refscope_resolve::records::ElementRecord;
+use refscope_store::FileEntry;
+
+use super::answers::RefHit;
+use super::data::FileData;
 use refscope_store::RevisionRow;
-use refscope_syntax::facts::FileFacts;
 
 /// Decoded files kept per revision, weighed in elements plus reference
 /// sites: about 250 bytes each decoded, so the budget is some 150 MiB.
@@ -30,36 +30,6 @@ const FILE_BUDGET: u64 = 600_000;
 
 /// Memoized callers kept per revision, weighed in hits.
 const CALLERS_BUDGET: u64 = 200_000;
-
-/// Everything read of one file of a revision: its facts and element
-/// records, and its resolved references once asked for.
-#[derive(Debug)]
-pub struct FileData {
-    /// Where it is and what it holds.
-    pub entry: FileEntry,
-    /// Its facts as extracted.
-    pub facts: FileFacts,
-    /// Its qualified element records, by element index.
-    pub records: Vec<ElementRecord>,
-    /// Its resolved references, decoded on first use (many questions need
-    /// only the declarations).
-    pub(super) resolution: OnceLock<FileResolution>,
-}
-
-impl FileData {
-    pub(super) fn new(entry: FileEntry, facts: FileFacts, records: Vec<ElementRecord>) -> Self {
-        Self {
-            entry,
-            facts,
-            records,
-            resolution: OnceLock::new(),
-        }
-    }
-
-    fn weight(&self) -> u64 {
-        1 + self.facts.elements.len() as u64 + self.facts.ref_sites.len() as u64
-    }
-}
 
 /// The reads and answers of one revision, shared by the snapshots built on
 /// it ([`Snapshot::with_cache`](super::Snapshot::with_cache)).

@@ -5,10 +5,13 @@
 //! `graph.rs` follows the global reference index (callers, callees,
 //! implementations, references).
 
+mod answers;
 mod cache;
+mod data;
 mod diff;
 mod graph;
 mod structure;
+mod walk;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,30 +19,19 @@ use std::sync::Arc;
 use refscope_resolve::records::ElementRecord;
 use refscope_resolve::{FileResolution, ResolvedRef};
 use refscope_store::{FileEntry, PackLocation, PackReader, RevisionRow, Store};
-use refscope_syntax::facts::{Element, FileFacts, NO_ORDINAL};
+use refscope_syntax::facts::{FileFacts, NO_ORDINAL};
 
 use crate::error::Error;
 use crate::source::Source;
 
-pub use cache::{FileData, RevisionCache};
+pub use answers::{CallersConfig, FoundElement, Implementation, RefHit};
+pub use cache::RevisionCache;
+pub use data::{ElementView, FileData};
 pub use diff::{ChangeKind, Diff, DiffConfig, ElementChange};
-pub use graph::{CallersConfig, FoundElement, Implementation, RefHit};
 pub use structure::{ElementSearch, glob_matches, id_matches, package_of};
 
 /// How far back HEAD's history is searched for an indexed commit.
 const HISTORY_SEARCH_LIMIT: usize = 100_000;
-
-/// An element with everything known about it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ElementView {
-    /// The file it is in.
-    pub path: String,
-    /// Its qualified record.
-    pub record: ElementRecord,
-    /// Its facts as extracted (modifiers, annotations, parameter names,
-    /// javadoc, types as written).
-    pub element: Element,
-}
 
 /// A read-only view of one indexed revision.
 pub struct Snapshot<'s> {

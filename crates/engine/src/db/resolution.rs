@@ -1,22 +1,58 @@
-//! The symbol table of one file's resolution, answered by the database one
-//! class key at a time, so that salsa records the keys the file looked up.
+//! A file's resolution in the database ([`resolve`]): the symbol table it
+//! resolves against is answered by the database one class key at a time,
+//! so that salsa records the keys the file looked up.
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::queries::{self, ClassName, Declarers, anonymous_entry, class_copies, file_classes};
+use super::queries::{
+    self, ClassName, Declarers, FactsError, anonymous_entry, class_copies, file_classes,
+};
 use super::{Db, Memoize, SourceFile, Workspace};
-use refscope_resolve::table::SourceClasses;
-use refscope_resolve::table::{ClassCopies, CopiesMemo, SharedMemos, is_anonymous, source_root};
-use refscope_resolve::{self as resolve, ClassEntry, SymbolTable, TrackedResolution};
-use refscope_symbols::names::Qualifier;
+use refscope_resolve::class::{ClassCopies, is_anonymous, source_root};
+use refscope_resolve::table::{CopiesMemo, SharedMemos, SourceClasses};
+use refscope_resolve::{self as resolver, ClassEntry, SymbolTable, TrackedResolution};
+use refscope_store::PackReader;
 use refscope_syntax::facts::FileFacts;
 
+/// The file's qualified records and resolution, with the names it looked
+/// up. Reads the file's own facts and classes, the type universe, and one
+/// [`class_copies`] per class key it looks up: it re-runs when the file
+/// changes, or when a class it looked up (or failed to find) changes.
+///
+/// Kept for a bounded number of files once the driver asks the database
+/// to evict (the driver stores each resolution as it comes, and what a
+/// later revision needs again is recomputed; the dependencies stay).
+#[salsa::tracked(returns(clone), lru = 128)]
+pub fn resolve(db: &dyn Db, file: SourceFile) -> Result<Arc<TrackedResolution>, FactsError> {
+    let facts = queries::facts(db, file)?;
+    Ok(Arc::new(resolve_in_db(db, file, &facts, Memoize::Yes)))
+}
+
+/// [`resolve`] computed without memoizing it, nor the facts it reads from
+/// the pack: for resolutions that are stored elsewhere and that this
+/// database will not be asked for again (a revision resolved once).
+/// Dependencies of the class lookups are still recorded by the class
+/// queries themselves, whose results stay for the next revision.
+pub fn resolve_unmemoized(
+    db: &dyn Db,
+    file: SourceFile,
+) -> Result<Arc<TrackedResolution>, FactsError> {
+    let facts = queries::read_uncached(db, file, PackReader::facts)?;
+    Ok(Arc::new(resolve_in_db(db, file, &facts, Memoize::No)))
+}
+
+/// Sets how many resolutions an eviction keeps (tests make it small).
+#[cfg(test)]
+pub(super) fn set_resolve_capacity(db: &mut super::database::EngineDatabase, capacity: usize) {
+    resolve::set_lru_capacity(db, capacity);
+}
+
 /// Resolves `file` against the database (the body of
-/// [`queries::resolve`] with [`Memoize::Yes`], of
-/// [`queries::resolve_unmemoized`] with [`Memoize::No`]).
+/// [`resolve`] with [`Memoize::Yes`], of [`resolve_unmemoized`] with
+/// [`Memoize::No`]).
 pub(super) fn resolve_in_db(
     db: &dyn Db,
     file: SourceFile,
@@ -24,15 +60,19 @@ pub(super) fn resolve_in_db(
     memoize: Memoize,
 ) -> TrackedResolution {
     with_table(db, file, memoize, |table, workspace| {
-        let qualifier = Qualifier::new(queries::universe(db, workspace), facts);
-        resolve::resolve_file_tracked(table, &qualifier, facts, file.slot(db))
+        resolver::resolve_file_tracked(
+            table,
+            queries::universe(db, workspace),
+            facts,
+            file.slot(db),
+        )
     })
 }
 
-/// [`resolve::lookups_digest`] of `names` for `file`, against the database.
+/// [`resolver::lookups_digest`] of `names` for `file`, against the database.
 pub(super) fn lookups_digest(db: &dyn Db, file: SourceFile, names: &[impl AsRef<str>]) -> [u8; 16] {
     with_table(db, file, Memoize::Yes, |table, workspace| {
-        resolve::lookups_digest(
+        resolver::lookups_digest(
             table,
             queries::universe(db, workspace),
             file.slot(db),
@@ -79,26 +119,14 @@ fn shared_memos(db: &dyn Db, file: SourceFile) -> Option<SharedMemos> {
         .map(|s| s.0)
 }
 
-thread_local! {
-    static THREAD_MARK: u8 = const { 0 };
-}
-
-/// Tells the running thread from every other live thread: the address of
-/// a thread-local, unique while the thread lives. A [`DbClasses`] lives
-/// on the stack of the thread that made it, so that thread is alive
-/// whenever the value is used. (`std::thread::current()` clones the
-/// thread's handle, an atomic count on every lookup.)
-fn this_thread() -> usize {
-    THREAD_MARK.with(|mark| std::ptr::from_ref(mark) as usize)
-}
-
 /// Source classes from the database, as `file` sees them: its own classes
 /// with their lines and element indices, other files' by signature.
+///
+/// A database handle belongs to one thread, and so does this value: it is
+/// neither `Send` nor `Sync` (its caches are `RefCell`s), which is all the
+/// table needs, since a file resolves on one thread.
 struct DbClasses<'d> {
     db: &'d dyn Db,
-    /// The thread the value was made on, the only one allowed to use `db`
-    /// ([`this_thread`]).
-    thread: usize,
     slot: u32,
     own: FxHashMap<Arc<str>, Arc<ClassEntry>>,
     /// The revision's class copies, when the lookups need not be recorded
@@ -117,13 +145,6 @@ struct DbClasses<'d> {
     /// Paths already asked for, by slot: one per reference into a file.
     paths: RefCell<FxHashMap<u32, Option<Arc<str>>>>,
 }
-
-// SAFETY: a database handle must not be used from two threads at once,
-// nor a `RefCell`, which `Sync` would allow through `&DbClasses`. Every
-// method checks that it runs on the thread that made the value before it
-// touches `db`, `asked` or `paths`, and panics otherwise, so both are only ever used
-// from that thread.
-unsafe impl Sync for DbClasses<'_> {}
 
 impl<'d> DbClasses<'d> {
     fn new(
@@ -149,7 +170,6 @@ impl<'d> DbClasses<'d> {
             .map(|_| queries::declarers(db, workspace));
         Self {
             db,
-            thread: this_thread(),
             slot: file.slot(db),
             own,
             revision_copies,
@@ -159,20 +179,11 @@ impl<'d> DbClasses<'d> {
             paths: RefCell::default(),
         }
     }
-
-    fn db(&self) -> &'d dyn Db {
-        assert_eq!(
-            this_thread(),
-            self.thread,
-            "a file's database lookups stay on the thread resolving it"
-        );
-        self.db
-    }
 }
 
 impl SourceClasses for DbClasses<'_> {
     fn copies(&self, name: &str) -> ClassCopies {
-        let db = self.db();
+        let db = self.db;
         if let Some(copies) = self.asked.borrow().get(name) {
             return copies.clone();
         }
@@ -218,7 +229,7 @@ impl SourceClasses for DbClasses<'_> {
     }
 
     fn path(&self, file: u32) -> Option<Arc<str>> {
-        let db = self.db();
+        let db = self.db;
         if let Some(path) = self.paths.borrow().get(&file) {
             return path.clone();
         }
@@ -235,35 +246,10 @@ impl SourceClasses for DbClasses<'_> {
     }
 
     fn root(&self, file: u32) -> Option<Arc<str>> {
-        let db = self.db();
+        let db = self.db;
         let source = db.file_at_slot(file)?;
         let path = source.path(db);
         let package = queries::signature(db, source).package.clone();
-        Some(Arc::from(refscope_resolve::table::source_root(
-            path,
-            package.as_deref(),
-        )))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::this_thread;
-
-    #[test]
-    fn live_threads_have_distinct_marks() {
-        let here = this_thread();
-        assert_eq!(here, this_thread());
-        let (tx, rx) = std::sync::mpsc::channel();
-        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-        let other = std::thread::spawn(move || {
-            tx.send(this_thread()).unwrap();
-            // Stay alive until the main thread has compared.
-            done_rx.recv().unwrap();
-        });
-        let there = rx.recv().unwrap();
-        assert_ne!(here, there);
-        done_tx.send(()).unwrap();
-        other.join().unwrap();
+        Some(Arc::from(source_root(path, package.as_deref())))
     }
 }
