@@ -1,0 +1,190 @@
+//! Phase *parse*: the blobs of a revision the store has not seen are read
+//! and extracted in parallel, largest first; this thread appends their
+//! facts to the pack in that order and records them, and they commit
+//! before resolution starts (see [`IndexTransaction::commit_so_far`]).
+
+use std::collections::HashMap;
+
+use refscope_store::{
+    BlobId, BlobStats, EncodedFacts, IndexTransaction, PackWriter, Store, encode_facts,
+};
+use refscope_syntax::extract;
+
+use super::report::Progress;
+use crate::error::Error;
+use crate::source::{BlobReader, Revision, RevisionKind, Source, SourceFile};
+
+/// Parsed files that may wait for the parse phase's writer: few, so
+/// finished work waiting to be stored stays small.
+const PARSED_AHEAD: usize = 64;
+
+/// Bytes sniffed to tell binary files.
+const BINARY_SNIFF_LEN: usize = 8000;
+
+/// A parsed blob on its way from a worker to the writer.
+enum ParsedBlob {
+    Facts {
+        blob_id: BlobId,
+        payload: EncodedFacts,
+        stats: BlobStats,
+    },
+    Skipped {
+        blob_id: BlobId,
+        reason: String,
+    },
+}
+
+/// What the parse phase leaves for the next ones.
+pub(super) struct Parsed {
+    /// Blobs parsed in this run.
+    pub(super) n_parsed: u64,
+    /// Blobs that could not be parsed, with why.
+    pub(super) skipped_blobs: HashMap<BlobId, String>,
+}
+
+/// Parses the blobs of `revision` not in `blobs` yet, adding each to the
+/// pack, to the store's blob rows and to `blobs`.
+pub(super) fn parse_new_blobs(
+    pool: &rayon::ThreadPool,
+    store: &Store,
+    tx: &IndexTransaction<'_>,
+    source: &Source,
+    revision: &Revision,
+    blobs: &mut HashMap<BlobId, BlobStats>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Parsed, Error> {
+    // Phase 1: parse new blobs in parallel, append them as they come.
+    let mut seen_new = std::collections::HashSet::new();
+    let mut new_files: Vec<_> = revision
+        .files
+        .iter()
+        .filter(|f| !blobs.contains_key(&f.blob_id) && seen_new.insert(f.blob_id))
+        .collect();
+    // Largest first: the pool ends on small files, instead of one
+    // worker parsing the largest while the others wait.
+    new_files.sort_by_key(|f| std::cmp::Reverse(f.size));
+    progress(Progress::Phase {
+        name: "parse",
+        total: new_files.len() as u64,
+    });
+    let mut skipped_blobs: HashMap<BlobId, String> = HashMap::new();
+    let mut pack = PackWriter::open(&store.pack_path(), store.committed_pack_len()?)?;
+    let reader_spec = source.reader_spec();
+    let verify_content = revision.kind == RevisionKind::WorkTree;
+    let prefetched = revision.prefetched.as_deref();
+    let mut n_parsed = new_files.len() as u64;
+    // Files go to the workers largest first and reach the writer in
+    // that order, so the pack's layout does not depend on timing.
+    let write_result = crate::parallel::in_order(
+        pool,
+        new_files.len(),
+        PARSED_AHEAD,
+        || reader_spec.open(),
+        |reader, at| {
+            let file = new_files[at];
+            if let Some(bytes) = prefetched.and_then(|p| p.take(&file.blob_id)) {
+                return parse_bytes(file, bytes);
+            }
+            match reader {
+                Ok(reader) => parse_blob(reader, file, verify_content),
+                Err(e) => ParsedBlob::Skipped {
+                    blob_id: file.blob_id,
+                    reason: e.to_string(),
+                },
+            }
+        },
+        |_, parsed| {
+            match parsed {
+                ParsedBlob::Facts {
+                    blob_id,
+                    payload,
+                    mut stats,
+                } => {
+                    let location = pack.append(&blob_id, &payload)?;
+                    stats.location = Some(location);
+                    tx.insert_blob(&blob_id, &stats)?;
+                    blobs.insert(blob_id, stats);
+                }
+                ParsedBlob::Skipped { blob_id, reason } => {
+                    n_parsed -= 1;
+                    skipped_blobs.insert(blob_id, reason);
+                }
+            }
+            progress(Progress::Advance(1));
+            Ok::<(), refscope_store::Error>(())
+        },
+    );
+    // Contents of blobs indexed before were listed but not parsed.
+    if let Some(prefetched) = prefetched {
+        prefetched.release();
+    }
+    write_result?;
+    let pack_len = pack.finish()?;
+    tx.set_pack_len(pack_len)?;
+    tx.commit_so_far()?;
+    Ok(Parsed {
+        n_parsed,
+        skipped_blobs,
+    })
+}
+
+/// Reads and extracts one blob.
+fn parse_blob(reader: &BlobReader, file: &SourceFile, verify_content: bool) -> ParsedBlob {
+    let bytes = match reader.read(file) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            return ParsedBlob::Skipped {
+                blob_id: file.blob_id,
+                reason: format!("cannot read: {e}"),
+            };
+        }
+    };
+    // A directory's file may have changed since the revision was listed;
+    // its facts must not be stored under the old content's id.
+    if verify_content && BlobId::of_bytes(&bytes) != file.blob_id {
+        return ParsedBlob::Skipped {
+            blob_id: file.blob_id,
+            reason: "changed while being indexed".into(),
+        };
+    }
+    parse_bytes(file, bytes)
+}
+
+/// Extracts the facts of `bytes`, the content of blob `file.blob_id`.
+fn parse_bytes(file: &SourceFile, bytes: Vec<u8>) -> ParsedBlob {
+    if looks_binary(&bytes) {
+        return ParsedBlob::Skipped {
+            blob_id: file.blob_id,
+            reason: "binary content (NUL bytes)".into(),
+        };
+    }
+    let facts = extract(&bytes);
+    let stats = BlobStats {
+        location: None,
+        n_elements: facts.elements.len() as u64,
+        n_ref_sites: facts.ref_sites.len() as u64,
+        n_syntax_errors: u64::from(facts.diagnostics.n_syntax_errors),
+        n_invalid_utf8_bytes: u64::from(facts.diagnostics.n_invalid_utf8_bytes),
+        signature_digest: facts.signature_digest(),
+    };
+    ParsedBlob::Facts {
+        blob_id: file.blob_id,
+        payload: encode_facts(facts, bytes.len()),
+        stats,
+    }
+}
+
+/// Binary content: NUL bytes in text that is not UTF-8. NUL alone is not
+/// enough, since javac accepts it in Java source (fuzzing tests carry it in
+/// string literals).
+fn looks_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(BINARY_SNIFF_LEN)];
+    if !head.contains(&0) {
+        return false;
+    }
+    match std::str::from_utf8(head) {
+        Ok(_) => false,
+        // A character cut at the end of the sniffed bytes is still text.
+        Err(e) => e.error_len().is_some(),
+    }
+}

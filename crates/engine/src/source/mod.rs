@@ -1,0 +1,237 @@
+//! Where Java files come from: a git revision read in-process, or a plain
+//! directory on disk. Both yield `(path, blob id)` pairs; a directory's
+//! files are hashed the way git hashes blobs, so the same content has the
+//! same id everywhere and its facts are shared.
+
+use crate::error::Error;
+use git::git_revision;
+use std::path::{Path, PathBuf};
+use worktree::directory_revision;
+
+use std::fmt;
+
+mod git;
+mod reader;
+mod revision;
+mod worktree;
+
+pub use reader::{BlobReader, ReaderSpec};
+pub use revision::{Revision, RevisionKind, SourceFile, SourceLimits};
+pub use worktree::WorkTree;
+
+/// Where sources are read from.
+pub enum Source {
+    /// A git repository.
+    Git {
+        /// The work tree (or the git directory of a bare repository).
+        root: PathBuf,
+        /// The `.git` directory.
+        git_dir: PathBuf,
+        /// The opened repository.
+        repo: git2::Repository,
+    },
+    /// A plain directory.
+    Directory {
+        /// The directory.
+        root: PathBuf,
+    },
+}
+
+impl fmt::Debug for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Git { root, .. } => write!(f, "Source::Git({})", root.display()),
+            Self::Directory { root } => write!(f, "Source::Directory({})", root.display()),
+        }
+    }
+}
+
+impl Source {
+    /// Opens `path`: the git repository containing it, or else the plain
+    /// directory.
+    pub fn open(path: &Path) -> Result<Self, Error> {
+        if !path.exists() {
+            return Err(Error::NotASource {
+                path: path.to_path_buf(),
+            });
+        }
+        match git2::Repository::discover(path) {
+            Ok(repo) => {
+                let git_dir = repo.path().to_path_buf();
+                let root = repo
+                    .workdir()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| git_dir.clone());
+                Ok(Self::Git {
+                    root,
+                    git_dir,
+                    repo,
+                })
+            }
+            Err(_) if path.is_dir() => Ok(Self::Directory {
+                root: std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?,
+            }),
+            Err(_) => Err(Error::NotASource {
+                path: path.to_path_buf(),
+            }),
+        }
+    }
+
+    /// Opens `path` as a plain directory, even inside a git work tree: its
+    /// files on disk are the revision.
+    pub fn open_directory(path: &Path) -> Result<Self, Error> {
+        if !path.is_dir() {
+            return Err(Error::NotASource {
+                path: path.to_path_buf(),
+            });
+        }
+        Ok(Self::Directory {
+            root: std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?,
+        })
+    }
+
+    /// The top directory paths are relative to.
+    pub fn root(&self) -> &Path {
+        match self {
+            Self::Git { root, .. } | Self::Directory { root } => root,
+        }
+    }
+
+    /// Where the store lives by default: inside `.git` for a repository,
+    /// `.refscope` in a plain directory.
+    pub fn default_store_dir(&self) -> PathBuf {
+        match self {
+            Self::Git { git_dir, .. } => git_dir.join("refscope"),
+            Self::Directory { root } => root.join(".refscope"),
+        }
+    }
+
+    /// The files of a revision: `rev` in git (HEAD by default), or the
+    /// directory's files on disk.
+    pub fn resolve_revision(
+        &self,
+        rev: Option<&str>,
+        limits: &SourceLimits,
+    ) -> Result<Revision, Error> {
+        match self {
+            Self::Git { repo, root, .. } => git_revision(repo, root, rev, limits),
+            Self::Directory { root } => {
+                if let Some(_rev) = rev {
+                    return Err(Error::RevisionOnDirectory { path: root.clone() });
+                }
+                directory_revision(root, limits)
+            }
+        }
+    }
+
+    /// The commit ids of HEAD's first-parent history, newest first, at most
+    /// `limit` of them (used to find the newest indexed revision of the
+    /// current branch).
+    pub fn head_history(&self, limit: usize) -> Vec<String> {
+        let Self::Git { repo, .. } = self else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let Ok(mut commit) = repo.head().and_then(|h| h.peel_to_commit()) else {
+            return out;
+        };
+        while out.len() < limit {
+            out.push(commit.id().to_string());
+            match commit.parent(0) {
+                Ok(parent) => commit = parent,
+                Err(_) => break,
+            }
+        }
+        out
+    }
+
+    /// Resolves a revision expression to a commit id without listing files.
+    pub fn commit_id(&self, rev: &str) -> Result<String, Error> {
+        match self {
+            Self::Git { repo, root, .. } => repo
+                .revparse_single(rev)
+                .and_then(|o| o.peel_to_commit())
+                .map(|c| c.id().to_string())
+                .map_err(|_| Error::RevisionNotFound {
+                    repo: root.clone(),
+                    revision: rev.to_string(),
+                }),
+            Self::Directory { root } => Err(Error::RevisionOnDirectory { path: root.clone() }),
+        }
+    }
+
+    /// The commits of `from..to` along `to`'s first-parent history, oldest
+    /// first: from `to` back to (not including) the first commit that is
+    /// `from` or an ancestor of it. Empty when `to` is `from` or behind it;
+    /// an error when the two share no history.
+    pub fn first_parent_range(&self, from: &str, to: &str) -> Result<Vec<String>, Error> {
+        let Self::Git { repo, root, .. } = self else {
+            return Err(Error::RevisionOnDirectory {
+                path: self.root().to_path_buf(),
+            });
+        };
+        let from_id = git2::Oid::from_str(&self.commit_id(from)?).expect("commit ids parse");
+        let to_id = git2::Oid::from_str(&self.commit_id(to)?).expect("commit ids parse");
+        if repo.merge_base(from_id, to_id).is_err() {
+            return Err(Error::UnrelatedRange {
+                repo: root.clone(),
+                from: from.to_string(),
+                to: to.to_string(),
+            });
+        }
+        self.first_parent_walk(to, |commit| {
+            commit == from_id || repo.graph_descendant_of(from_id, commit).unwrap_or(false)
+        })
+    }
+
+    /// The first-parent history of `tip`, oldest first, stopping before
+    /// the first commit (walking back from `tip`) for which `stop` holds
+    /// (given the commit id).
+    pub fn first_parent_history(
+        &self,
+        tip: &str,
+        mut stop: impl FnMut(&str) -> bool,
+    ) -> Result<Vec<String>, Error> {
+        self.first_parent_walk(tip, |commit| stop(&commit.to_string()))
+    }
+
+    fn first_parent_walk(
+        &self,
+        tip: &str,
+        mut stop: impl FnMut(git2::Oid) -> bool,
+    ) -> Result<Vec<String>, Error> {
+        let Self::Git { repo, root, .. } = self else {
+            return Err(Error::RevisionOnDirectory {
+                path: self.root().to_path_buf(),
+            });
+        };
+        let git_error = |e: git2::Error| Error::Git {
+            repo: root.clone(),
+            message: e.message().to_string(),
+        };
+        let mut commit = repo
+            .find_commit(git2::Oid::from_str(&self.commit_id(tip)?).expect("commit ids parse"))
+            .map_err(git_error)?;
+        let mut out = Vec::new();
+        loop {
+            if stop(commit.id()) {
+                break;
+            }
+            out.push(commit.id().to_string());
+            if commit.parent_count() == 0 {
+                break;
+            }
+            commit = commit.parent(0).map_err(git_error)?;
+        }
+        out.reverse();
+        Ok(out)
+    }
+
+    /// Where workers open their own readers of file contents.
+    pub fn reader_spec(&self) -> ReaderSpec {
+        match self {
+            Self::Git { git_dir, .. } => ReaderSpec::Git(git_dir.clone()),
+            Self::Directory { root } => ReaderSpec::Directory(root.clone()),
+        }
+    }
+}

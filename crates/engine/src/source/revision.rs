@@ -1,0 +1,128 @@
+//! What a revision is made of: its files with their blob ids, what was
+//! left out, and the contents read while listing them.
+
+use refscope_store::BlobId;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+/// One Java file of a revision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// Repository-relative path with `/` separators.
+    pub path: String,
+    /// The content's blob id.
+    pub blob_id: BlobId,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// What a revision is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RevisionKind {
+    /// A git commit.
+    Commit,
+    /// The files of a directory on disk at one moment.
+    WorkTree,
+}
+
+impl RevisionKind {
+    /// The name stored in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Commit => "commit",
+            Self::WorkTree => "worktree",
+        }
+    }
+}
+
+/// A revision to index: its name and its Java files.
+#[derive(Debug, Clone)]
+pub struct Revision {
+    /// The commit id, or `worktree:<digest of the manifest>` for a
+    /// directory, so identical content is recognised as already indexed.
+    pub name: String,
+    /// What the revision is.
+    pub kind: RevisionKind,
+    /// The branch HEAD pointed at, when the revision was resolved from it.
+    pub branch: Option<String>,
+    /// The Java files, sorted by path.
+    pub files: Vec<SourceFile>,
+    /// Files left out, with why.
+    pub skipped: Vec<(String, String)>,
+    /// Contents read while the files were listed (a directory's files are
+    /// read to be hashed), for the indexer to parse instead of reading
+    /// them again.
+    pub prefetched: Option<Arc<Prefetched>>,
+}
+
+/// File contents read while a directory's files were listed and hashed,
+/// by blob id: each is handed out once ([`Self::take`]), so the indexer
+/// reads and hashes a file once, and its memory goes with its parse.
+/// Bounded by [`PREFETCH_BUDGET`]; the files beyond it are read again.
+#[derive(Default)]
+pub struct Prefetched {
+    pub(super) contents: HashMap<BlobId, Mutex<Option<Vec<u8>>>>,
+}
+
+/// At most this many bytes of file contents are kept from a directory's
+/// listing for the parse (the JDK's 15,132 source files hold 202 MB).
+pub const PREFETCH_BUDGET: u64 = 256 << 20;
+
+impl Prefetched {
+    /// The content of blob `blob_id`, if it was kept and not taken yet.
+    /// It is the content the blob id was computed from.
+    pub fn take(&self, blob_id: &BlobId) -> Option<Vec<u8>> {
+        self.contents
+            .get(blob_id)?
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+    }
+
+    /// Frees the contents not taken (blobs indexed before, which are not
+    /// parsed again).
+    pub fn release(&self) {
+        for content in self.contents.values() {
+            content
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+        }
+    }
+
+    /// How many contents were kept (taken or not).
+    pub fn len(&self) -> usize {
+        self.contents.len()
+    }
+
+    /// Whether none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.contents.is_empty()
+    }
+}
+
+impl fmt::Debug for Prefetched {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Prefetched({} files)", self.contents.len())
+    }
+}
+
+/// Limits applied when collecting files.
+#[derive(Debug, Clone)]
+pub struct SourceLimits {
+    /// Files larger than this are skipped (and counted).
+    pub max_file_bytes: u64,
+}
+
+impl Default for SourceLimits {
+    fn default() -> Self {
+        Self {
+            max_file_bytes: 8 << 20,
+        }
+    }
+}
+
+pub(super) fn is_java_path(path: &str) -> bool {
+    path.ends_with(".java")
+}

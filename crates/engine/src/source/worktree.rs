@@ -1,0 +1,308 @@
+//! A directory's Java files on disk, hashed the way git hashes blobs, and
+//! brought up to date path by path after file system events.
+
+use super::revision::{
+    PREFETCH_BUDGET, Prefetched, Revision, RevisionKind, SourceFile, SourceLimits, is_java_path,
+};
+use crate::error::Error;
+use refscope_store::BlobId;
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The content of the file at `path`, or `None` if it is larger than `max`
+/// bytes (then it is not read, unless it grew past `max` meanwhile).
+pub(super) fn read_at_most(path: &Path, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read as _;
+    let mut file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len();
+    if len > max {
+        return Ok(None);
+    }
+    // Read by hand: `read_to_end` would ask for the length again.
+    let mut bytes = vec![0; len as usize];
+    let mut filled = 0;
+    while filled < bytes.len() {
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.truncate(filled);
+    // Grown since its length was taken: the rest too, up to the limit.
+    if filled == bytes.len() {
+        file.take(max + 1 - filled as u64).read_to_end(&mut bytes)?;
+    }
+    Ok((bytes.len() as u64 <= max).then_some(bytes))
+}
+
+pub(super) fn directory_revision(root: &Path, limits: &SourceLimits) -> Result<Revision, Error> {
+    let (tree, prefetched) = WorkTree::scan_keeping(root, limits, PREFETCH_BUDGET);
+    let mut revision = tree.revision();
+    revision.prefetched = Some(Arc::new(prefetched));
+    Ok(revision)
+}
+
+/// The Java files of a directory on disk, kept current path by path: after
+/// a file system event only the paths it names are read again.
+#[derive(Debug, Clone)]
+pub struct WorkTree {
+    root: PathBuf,
+    limits: SourceLimits,
+    files: BTreeMap<String, SourceFile>,
+    skipped: BTreeMap<String, String>,
+}
+
+impl WorkTree {
+    /// Lists and hashes every Java file under `root` (not `.git` or
+    /// `.refscope`); files that cannot be read are kept as skipped.
+    pub fn scan(root: &Path, limits: &SourceLimits) -> Self {
+        Self::scan_keeping(root, limits, 0).0
+    }
+
+    /// [`Self::scan`], keeping the contents read to hash the files, up to
+    /// `budget` bytes in all.
+    pub fn scan_keeping(root: &Path, limits: &SourceLimits, budget: u64) -> (Self, Prefetched) {
+        let mut tree = Self {
+            root: root.to_path_buf(),
+            limits: limits.clone(),
+            files: BTreeMap::new(),
+            skipped: BTreeMap::new(),
+        };
+        let prefetched = tree.rescan(root.to_path_buf(), String::new(), budget);
+        (tree, prefetched)
+    }
+
+    /// The directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Brings `paths` (absolute, under the root; files or directories,
+    /// present or gone) up to date; returns how many files were added,
+    /// changed or removed. Paths outside the root, in `.git` or in
+    /// `.refscope` are ignored.
+    pub fn refresh(&mut self, paths: &[PathBuf]) -> usize {
+        let mut changed = 0;
+        for path in paths {
+            let Ok(rel) = path.strip_prefix(&self.root) else {
+                continue;
+            };
+            let Some(rel) = rel.to_str().map(|r| r.replace('\\', "/")) else {
+                continue;
+            };
+            if rel
+                .split('/')
+                .any(|component| component == ".git" || component == ".refscope")
+            {
+                continue;
+            }
+            let before = self.forget(&rel);
+            match std::fs::metadata(path) {
+                Ok(meta) if meta.is_dir() => {
+                    let prefix = if rel.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{rel}/")
+                    };
+                    self.rescan(path.clone(), prefix, 0);
+                }
+                Ok(meta) if meta.is_file() && is_java_path(&rel) => {
+                    self.add_files(vec![(rel.clone(), path.clone())], 0);
+                }
+                _ => {}
+            }
+            // A directory event may cover the whole tree: compare by path
+            // through a map, not pairwise.
+            let before: std::collections::HashMap<&str, BlobId> = before
+                .iter()
+                .map(|f| (f.path.as_str(), f.blob_id))
+                .collect();
+            let after = self.under(&rel);
+            changed += after
+                .iter()
+                .filter(|file| before.get(file.path.as_str()) != Some(&file.blob_id))
+                .count();
+            let after: HashSet<&str> = after.iter().map(|f| f.path.as_str()).collect();
+            changed += before.keys().filter(|path| !after.contains(*path)).count();
+        }
+        changed
+    }
+
+    /// The revision the files make now.
+    pub fn revision(&self) -> Revision {
+        let files: Vec<SourceFile> = self.files.values().cloned().collect();
+        let skipped: Vec<(String, String)> = self
+            .skipped
+            .iter()
+            .map(|(path, reason)| (path.clone(), reason.clone()))
+            .collect();
+        let mut manifest = String::new();
+        for file in &files {
+            manifest.push_str(&file.path);
+            manifest.push('\0');
+            manifest.push_str(&file.blob_id.to_string());
+            manifest.push('\n');
+        }
+        let digest = BlobId::of_bytes(manifest.as_bytes());
+        Revision {
+            name: format!("worktree:{digest}"),
+            kind: RevisionKind::WorkTree,
+            branch: None,
+            files,
+            skipped,
+            prefetched: None,
+        }
+    }
+
+    /// The files at `rel` or under it.
+    fn under(&self, rel: &str) -> Vec<SourceFile> {
+        let dir = format!("{rel}/");
+        self.files
+            .range::<str, _>((std::ops::Bound::Included(rel), std::ops::Bound::Unbounded))
+            .take_while(|(path, _)| path.starts_with(rel))
+            .filter(|(path, _)| rel.is_empty() || *path == rel || path.starts_with(&dir))
+            .map(|(_, file)| file.clone())
+            .collect()
+    }
+
+    /// Drops `rel` and everything under it; returns the files dropped.
+    fn forget(&mut self, rel: &str) -> Vec<SourceFile> {
+        let gone = self.under(rel);
+        for file in &gone {
+            self.files.remove(&file.path);
+        }
+        let dir = format!("{rel}/");
+        self.skipped
+            .retain(|path, _| !(rel.is_empty() || path == rel || path.starts_with(&dir)));
+        gone
+    }
+
+    /// Walks the directory `dir` (relative path `prefix`, ending in `/`
+    /// unless empty) and adds its Java files, keeping up to `budget` bytes
+    /// of their contents.
+    fn rescan(&mut self, dir: PathBuf, prefix: String, budget: u64) -> Prefetched {
+        use std::os::unix::fs::MetadataExt as _;
+        let mut found = Vec::new();
+        // Directories already entered, by device and inode: a symlink
+        // loop is entered once.
+        let mut visited: HashSet<(u64, u64)> = HashSet::new();
+        let mut pending: Vec<(PathBuf, String)> = vec![(dir, prefix)];
+        while let Some((dir, prefix)) = pending.pop() {
+            let identity = match std::fs::metadata(&dir) {
+                Ok(metadata) => (metadata.dev(), metadata.ino()),
+                Err(e) => {
+                    // Removed while we walked, or unreadable: note it and
+                    // go on.
+                    self.skipped.insert(
+                        prefix.trim_end_matches('/').to_string(),
+                        format!("cannot enter: {e}"),
+                    );
+                    continue;
+                }
+            };
+            if !visited.insert(identity) {
+                self.skipped.insert(
+                    prefix.trim_end_matches('/').to_string(),
+                    "directory already visited (symlink loop)".into(),
+                );
+                continue;
+            }
+            let entries = match std::fs::read_dir(&dir) {
+                Ok(entries) => entries,
+                Err(e) => {
+                    self.skipped
+                        .insert(prefix.clone(), format!("cannot read directory: {e}"));
+                    continue;
+                }
+            };
+            for entry in entries.flatten() {
+                let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                    let lossy = entry.file_name().to_string_lossy().into_owned();
+                    self.skipped
+                        .insert(format!("{prefix}{lossy}"), "name is not UTF-8".into());
+                    continue;
+                };
+                if name == ".git" || name == ".refscope" {
+                    continue;
+                }
+                let path = entry.path();
+                let rel = format!("{prefix}{name}");
+                // The entry's type comes with the listing; only a symbolic
+                // link needs a call to learn what it points at.
+                let Ok(mut kind) = entry.file_type() else {
+                    continue;
+                };
+                if kind.is_symlink() {
+                    match std::fs::metadata(&path) {
+                        Ok(metadata) => kind = metadata.file_type(),
+                        Err(_) => {
+                            self.skipped.insert(rel, "dangling symbolic link".into());
+                            continue;
+                        }
+                    }
+                }
+                if kind.is_dir() {
+                    pending.push((path, format!("{rel}/")));
+                } else if kind.is_file() && is_java_path(&name) {
+                    found.push((rel, path));
+                }
+            }
+        }
+        self.add_files(found, budget)
+    }
+
+    /// Hashes files (in parallel) and adds them, or records why not;
+    /// keeps up to `budget` bytes of their contents.
+    fn add_files(&mut self, found: Vec<(String, PathBuf)>, budget: u64) -> Prefetched {
+        use rayon::prelude::*;
+        let max = self.limits.max_file_bytes;
+        let kept = AtomicU64::new(0);
+        // Whether `len` more bytes fit in the budget, counting them if so.
+        let keep = |len: u64| {
+            kept.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |total| {
+                (total + len <= budget).then_some(total + len)
+            })
+            .is_ok()
+        };
+        type Found = Result<(SourceFile, Option<Vec<u8>>), (String, String)>;
+        let results: Vec<Found> = found
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|(rel, path)| match read_at_most(&path, max) {
+                Ok(None) => Err((rel, format!("larger than {max} bytes"))),
+                Ok(Some(bytes)) => {
+                    let file = SourceFile {
+                        path: rel,
+                        blob_id: BlobId::of_bytes(&bytes),
+                        size: bytes.len() as u64,
+                    };
+                    let bytes = keep(bytes.len() as u64).then_some(bytes);
+                    Ok((file, bytes))
+                }
+                Err(e) => Err((rel, format!("cannot read: {e}"))),
+            })
+            .collect();
+        let mut prefetched = Prefetched::default();
+        for result in results {
+            match result {
+                Ok((file, bytes)) => {
+                    if let Some(bytes) = bytes {
+                        prefetched
+                            .contents
+                            .entry(file.blob_id)
+                            .or_insert(Mutex::new(Some(bytes)));
+                    }
+                    self.files.insert(file.path.clone(), file);
+                }
+                Err((path, reason)) => {
+                    self.skipped.insert(path, reason);
+                }
+            }
+        }
+        prefetched
+    }
+}
