@@ -1,0 +1,88 @@
+//! What happened to an owning element since the base revision: its
+//! change status, and the callers it gained or lost.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use refscope_engine::{ChangeKind, DiffConfig, RefHit, Snapshot};
+use serde_json::{Map, Value, json};
+
+use super::Answer;
+use super::request::ContextError;
+use crate::context::keys::{Key, key};
+use crate::context::settings::KeyStyle;
+
+impl Answer<'_, '_> {
+    /// What happened to element `id` since the base revision: whether its
+    /// signature or body changed, and which callers it gained or lost
+    /// (compared by file and calling element, since lines move).
+    pub(super) fn change_since(
+        &mut self,
+        base: &Snapshot<'_>,
+        id: &str,
+        with_callers: bool,
+    ) -> Result<Value, ContextError> {
+        let style = self.style();
+        let snapshot = self.cache.snapshot;
+        let config = DiffConfig {
+            blobs: Some(self.cache.blobs),
+        };
+        let change = snapshot.change_of(base, id, &config)?;
+        let (status, signature_changed, body_changed) = match &change {
+            None => ("unchanged", false, false),
+            Some(c) => (
+                c.kind.as_str(),
+                c.kind == ChangeKind::SignatureChanged,
+                c.body_changed,
+            ),
+        };
+        let mut out = Map::new();
+        out.insert(key(style, Key::ChangeStatus).into(), json!(status));
+        out.insert(
+            key(style, Key::SignatureChanged).into(),
+            json!(signature_changed),
+        );
+        out.insert(key(style, Key::BodyChanged).into(), json!(body_changed));
+        if with_callers {
+            let is_added = change.as_ref().is_some_and(|c| c.kind == ChangeKind::Added);
+            let head_callers = self.direct_callers(snapshot, id)?;
+            let base_callers = if is_added {
+                Arc::default()
+            } else {
+                self.direct_callers(base, id)?
+            };
+            fn site(hit: &RefHit) -> (&str, Option<&str>) {
+                (&hit.path, hit.enclosing_named.as_deref())
+            }
+            let head_sites: HashSet<_> = head_callers.iter().map(site).collect();
+            let base_sites: HashSet<_> = base_callers.iter().map(site).collect();
+            let added: Vec<&RefHit> = head_callers
+                .iter()
+                .filter(|h| !base_sites.contains(&site(h)))
+                .collect();
+            let removed: Vec<&RefHit> = base_callers
+                .iter()
+                .filter(|b| !head_sites.contains(&site(b)))
+                .collect();
+            for (name, hits) in [(Key::CallersAdded, added), (Key::CallersRemoved, removed)] {
+                let total = hits.len();
+                let kept = total.min(self.settings.max_callers as usize);
+                if kept < total {
+                    self.truncated.push(json!({
+                        "what": format!("{} of {id}", key(KeyStyle::En, name)),
+                        "kept": kept,
+                        "total": total,
+                        "note": "raise max_callers to see more",
+                    }));
+                }
+                let list: Vec<Value> = hits
+                    .into_iter()
+                    .take(kept)
+                    .map(|hit| self.location(hit, 1))
+                    .collect();
+                out.insert(key(style, name).into(), Value::Array(list));
+            }
+        }
+        Ok(Value::Object(out))
+    }
+}
