@@ -1,0 +1,60 @@
+//! The declarations of elements that relations reach, read through the
+//! evaluator's cache of files, so that each file of a revision is read
+//! once.
+
+use std::rc::Rc;
+
+use refscope_engine::{ElementView, Error, Snapshot};
+
+use super::{Evaluator, LoadedFile};
+
+impl<'s> Evaluator<'s> {
+    /// The declaration of `id` in the revision, if any (the first by path).
+    pub(super) fn declared_view(
+        &self,
+        snapshot: &Snapshot<'s>,
+        id: &str,
+    ) -> Result<Option<ElementView>, Error> {
+        match snapshot.declarations_of(id)?.into_iter().next() {
+            Some((file, _)) => self.view_in_file(snapshot, &file.path, id),
+            None => Ok(None),
+        }
+    }
+
+    /// The element `id` declared in file `path`, read through the cache.
+    pub(super) fn view_in_file(
+        &self,
+        snapshot: &Snapshot<'s>,
+        path: &str,
+        id: &str,
+    ) -> Result<Option<ElementView>, Error> {
+        let key = (snapshot.revision().id, path.to_string());
+        let cached = self.files.borrow().get(&key).cloned();
+        let loaded = match cached {
+            Some(loaded) => loaded,
+            None => {
+                let file = snapshot.file(path)?;
+                let records = snapshot.records(&file)?;
+                let facts = snapshot.facts(&file)?;
+                let by_id = records
+                    .iter()
+                    .map(|r| (r.element_id.clone(), r.idx))
+                    .collect();
+                let loaded = Rc::new(LoadedFile {
+                    records,
+                    facts,
+                    by_id,
+                });
+                self.files.borrow_mut().insert(key, loaded.clone());
+                loaded
+            }
+        };
+        Ok(loaded.by_id.get(id).and_then(|&idx| {
+            Some(ElementView {
+                path: path.to_string(),
+                record: loaded.records.get(idx as usize)?.clone(),
+                element: loaded.facts.elements.get(idx as usize)?.clone(),
+            })
+        }))
+    }
+}

@@ -1,0 +1,80 @@
+//! Revisions other than the one read: the snapshot of each revision `at`
+//! names, kept so that it is opened once, and the rows of `changed`, from
+//! the engine's diff of two snapshots (which reads file contents through
+//! the repository's blob reader, opened once too).
+
+use std::rc::Rc;
+
+use refscope_engine::{BlobReader, DiffConfig, Error, Snapshot};
+
+use super::super::ast::{Revision, Span};
+use super::super::error::QueryError;
+use super::Evaluator;
+use super::row::Row;
+
+impl<'s> Evaluator<'s> {
+    pub(super) fn snapshot_at(&self, revision: &Revision) -> Result<Rc<Snapshot<'s>>, QueryError> {
+        if let Some(known) = self.snapshots.borrow().get(&revision.name) {
+            return Ok(known.clone());
+        }
+        let at = |e: Error| QueryError::evaluation(Some(revision.span), e.to_string());
+        let row =
+            Snapshot::pick_revision(self.store, self.source, Some(&revision.name)).map_err(at)?;
+        let snapshot = Rc::new(Snapshot::new(self.store, row).map_err(at)?);
+        self.snapshots
+            .borrow_mut()
+            .insert(revision.name.clone(), snapshot.clone());
+        Ok(snapshot)
+    }
+
+    /// The rows of `changed`: the elements that differ between `base` and
+    /// `head` (the snapshot read when no head is given), with how each
+    /// changed.
+    pub(super) fn changed(
+        &self,
+        snapshot: &Snapshot<'s>,
+        base: &Revision,
+        head: Option<&Revision>,
+        span: Span,
+    ) -> Result<Vec<Row>, QueryError> {
+        let at = |e: Error| QueryError::evaluation(Some(span), e.to_string());
+        let base_snapshot = self.snapshot_at(base)?;
+        let named_head;
+        let head_snapshot: &Snapshot<'s> = match head {
+            Some(head) => {
+                named_head = self.snapshot_at(head)?;
+                &named_head
+            }
+            None => snapshot,
+        };
+        let blobs = self.blob_reader();
+        let config = DiffConfig {
+            blobs: blobs.as_ref().as_ref(),
+        };
+        let diff = head_snapshot
+            .changes_since(&base_snapshot, &config)
+            .map_err(at)?;
+        Ok(diff
+            .changes
+            .into_iter()
+            .map(|change| Row {
+                id: change.id,
+                view: change.head.or(change.base),
+                edge: None,
+                change: Some(change.kind),
+            })
+            .collect())
+    }
+
+    fn blob_reader(&self) -> Rc<Option<BlobReader>> {
+        if let Some(reader) = self.blobs.borrow().as_ref() {
+            return reader.clone();
+        }
+        let reader = Rc::new(
+            self.source
+                .and_then(|source| source.reader_spec().open().ok()),
+        );
+        *self.blobs.borrow_mut() = Some(reader.clone());
+        reader
+    }
+}
