@@ -271,7 +271,7 @@ fn test_class_path() -> String {
 /// the corpus root, the way `corpora/oracle-runs.md` made the shared dump.
 fn run_javac_oracle(corpus: &Path, class_path: &str, out: &Path) {
     let oracle = Command::new("bash")
-        .arg(workspace_root().join("../shared/oracle/javac-oracle"))
+        .arg(workspace_root().join("oracle/javac-oracle"))
         .args(ORACLE_ROOTS.iter().flat_map(|root| ["--root", root]))
         .args(["--base", ".", "--classpath", class_path])
         .arg("--out")

@@ -6,7 +6,7 @@
 //! * `// at S-E: ID | ID`: the same for the line range S–E.
 //!
 //! Their declarations and resolved references are also compared with what
-//! javac reports, through the oracle in `../shared/oracle`: both must be
+//! javac reports, through the oracle in `oracle/`: both must be
 //! exactly javac's.
 
 mod common;
@@ -224,7 +224,7 @@ fn fixture_declarations_match_javac() {
 
 /// Runs the javac oracle over a fixture project; returns its JSON lines.
 fn javac_truth(project: &Path, out: &Path) -> String {
-    let oracle = workspace_root().join("../shared/oracle/javac-oracle");
+    let oracle = workspace_root().join("oracle/javac-oracle");
     assert!(
         oracle.is_file(),
         "{} is missing: the fixture tests need the javac oracle beside the repository",

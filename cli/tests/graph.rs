@@ -7,7 +7,7 @@
 //! Hits are compared in a short form, `File.java:LINE:COL kind
 //! enclosing [via M]`, with the package (`com.zoo.`) and the source folder
 //! left out. Every expected site was checked against what javac resolves
-//! (`../shared/oracle/javac-oracle`); `references_match_javac` re-checks
+//! (`oracle/javac-oracle`); `references_match_javac` re-checks
 //! all of them.
 
 mod common;
@@ -579,7 +579,7 @@ type Site = (String, u64, u64, String);
 
 #[test]
 fn references_match_javac() {
-    let oracle = workspace_root().join("../shared/oracle/javac-oracle");
+    let oracle = workspace_root().join("oracle/javac-oracle");
     assert!(
         oracle.is_file(),
         "{} is missing: this test needs the javac oracle beside the repository",

@@ -1,5 +1,5 @@
 //! The javac oracle's records and its scoring rules (the "Scoring" section of
-//! `../shared/oracle/README.md`), reimplemented so that corpus tests can hold
+//! `oracle/README.md`), reimplemented so that corpus tests can hold
 //! floors without shelling out to python. The rules follow `score` exactly,
 //! so the figures a test prints are the ones `score --json` prints:
 //!

@@ -1,5 +1,5 @@
 //! Export of an indexed revision in the JSON Lines record format of the
-//! javac oracle (`shared/oracle/README.md`), so `score` can compare the two.
+//! javac oracle (`oracle/README.md`), so `score` can compare the two.
 
 use std::io::Write;
 
