@@ -11,8 +11,18 @@ use std::process::{Command, Output};
 pub use refscope_test_support::TestRepo;
 pub use refscope_test_support::paths::workspace_root;
 
-/// The `refscope` binary under test.
+/// The `refscope` binary under test, reading the stub JDK
+/// ([`refscope_test_support::jdk_stub_home`]) whatever JDK the machine has.
 pub fn refscope() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_refscope"));
+    command.env("JAVA_HOME", refscope_test_support::jdk_stub_home());
+    command
+}
+
+/// The `refscope` binary under test, reading the JDK installed on the
+/// machine: for the opt-in tests that compare with javac, which sees the
+/// whole JDK.
+pub fn refscope_with_installed_jdk() -> Command {
     Command::new(env!("CARGO_BIN_EXE_refscope"))
 }
 

@@ -264,7 +264,7 @@ fn plain_directory_with_symlink_loop_and_oversized_file() {
 
 #[test]
 fn a_directory_is_indexed_as_it_was_listed() {
-    use refscope_engine::{IndexConfig, Indexer, WorkTree};
+    use refscope_engine::{Indexer, WorkTree};
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("src");
     std::fs::create_dir_all(root.join("p")).unwrap();
@@ -281,7 +281,7 @@ fn a_directory_is_indexed_as_it_was_listed() {
     assert_eq!(prefetched.len(), 2);
     std::fs::write(root.join("p/A.java"), "package p; class A {}").unwrap();
     let store = Store::open(&dir.path().join("store")).unwrap();
-    let summary = Indexer::new(&store, IndexConfig::default())
+    let summary = Indexer::new(&store, common::config())
         .index(&source, &revision, &mut |_| {})
         .unwrap();
     assert_eq!((summary.n_parsed, summary.n_skipped), (2, 0));
@@ -298,7 +298,7 @@ fn a_directory_is_indexed_as_it_was_listed() {
     let revision = source.resolve_revision(None, &limits).unwrap();
     let prefetched = revision.prefetched.as_ref().expect("contents kept");
     assert_eq!(prefetched.len(), 3);
-    let summary = Indexer::new(&store, IndexConfig::default())
+    let summary = Indexer::new(&store, common::config())
         .index(&source, &revision, &mut |_| {})
         .unwrap();
     assert_eq!(summary.n_parsed, 1, "only C is new");
@@ -314,7 +314,7 @@ fn a_directory_is_indexed_as_it_was_listed() {
     let revision = WorkTree::scan(&root, &limits).revision();
     assert!(revision.prefetched.is_none());
     std::fs::write(root.join("p/B.java"), "package p; class B { long f; }").unwrap();
-    let summary = Indexer::new(&store, IndexConfig::default())
+    let summary = Indexer::new(&store, common::config())
         .index(&source, &revision, &mut |_| {})
         .unwrap();
     assert_eq!((summary.n_parsed, summary.n_skipped), (0, 1));

@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 
 use expect_test::{Expect, expect};
-use refscope_engine::{IndexConfig, Indexer, Snapshot, Source, SourceLimits, Store};
+use refscope_engine::{IndexConfig, Indexer, JdkTypes, Snapshot, Source, SourceLimits, Store};
 use refscope_query::lang::{Evaluator, run};
 
 use common::{answer_with, shop};
@@ -270,7 +270,10 @@ fn revisions_changes_and_cycles_in_a_git_repository() {
         let revision = source
             .resolve_revision(Some(tag), &SourceLimits::default())
             .unwrap();
-        Indexer::new(&store, IndexConfig::default())
+        Indexer::new(&store, IndexConfig {
+                jdk: Some(JdkTypes::read(refscope_test_support::jdk_stub_home()).unwrap()),
+                ..IndexConfig::default()
+            })
             .index(&source, &revision, &mut |_| {})
             .unwrap();
     }

@@ -4,6 +4,8 @@
 //!   commit by commit ([`TestRepo`], [`Change`]);
 //! * [`review`]: the review-tool fixture repository (three authors,
 //!   renames, a deletion, symbolic links, a binary file);
+//! * [`jdk_stub`]: a JDK of the classes the tests' fixtures use, so that
+//!   no test depends on the JDK installed;
 //! * [`paths`]: where the workspace, the fixtures and the golden exports
 //!   are.
 //!
@@ -18,7 +20,9 @@
 #![forbid(unsafe_code)]
 
 pub mod git;
+pub mod jdk_stub;
 pub mod paths;
 pub mod review;
 
 pub use git::{Author, Change, TestRepo, commit, commit_as};
+pub use jdk_stub::jdk_stub_home;

@@ -308,7 +308,7 @@ fn added_file_resolves_as_from_scratch() {
 
 #[test]
 fn database_resolves_the_fixtures_as_from_scratch() {
-    let jdk = JdkTypes::discover().expect("the JDK, if any, can be read");
+    let jdk = JdkTypes::read(refscope_test_support::jdk_stub_home()).expect("the stub JDK reads");
     let libraries = || {
         let class_path = ClassPath::new(&jdk, &[]).expect("the JDK's class path opens");
         Libraries {

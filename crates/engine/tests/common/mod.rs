@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use refscope_engine::{IndexConfig, IndexSummary, Indexer, Source, SourceLimits, Store};
+use refscope_engine::{IndexConfig, IndexSummary, Indexer, JdkTypes, Source, SourceLimits, Store};
 use refscope_test_support::Change;
 
 /// Writes `files` into the work tree of `repo`, removes `removed`, and
@@ -30,7 +30,16 @@ pub fn index(dir: &Path, store: &Store, rev: Option<&str>) -> IndexSummary {
     let revision = source
         .resolve_revision(rev, &SourceLimits::default())
         .unwrap();
-    Indexer::new(store, IndexConfig::default())
+    Indexer::new(store, config())
         .index(&source, &revision, &mut |_| {})
         .unwrap()
+}
+
+/// How the tests index: with the stub JDK
+/// ([`refscope_test_support::jdk_stub_home`]), whatever JDK the machine has.
+pub fn config() -> IndexConfig {
+    IndexConfig {
+        jdk: Some(JdkTypes::read(refscope_test_support::jdk_stub_home()).unwrap()),
+        ..IndexConfig::default()
+    }
 }

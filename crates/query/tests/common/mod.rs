@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use refscope_engine::{IndexConfig, Indexer, Snapshot, Source, SourceLimits, Store};
+use refscope_engine::{IndexConfig, Indexer, JdkTypes, Snapshot, Source, SourceLimits, Store};
 use refscope_query::lang::{AnswerJson, Evaluator, answer_text, run};
 
 /// The repository root (the workspace).
@@ -31,7 +31,10 @@ pub fn shop_store() -> &'static Path {
             let revision = source
                 .resolve_revision(None, &SourceLimits::default())
                 .unwrap();
-            Indexer::new(&store, IndexConfig::default())
+            Indexer::new(&store, IndexConfig {
+                jdk: Some(JdkTypes::read(refscope_test_support::jdk_stub_home()).unwrap()),
+                ..IndexConfig::default()
+            })
                 .index(&source, &revision, &mut |_| {})
                 .unwrap();
             dir
