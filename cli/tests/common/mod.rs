@@ -11,19 +11,16 @@ use std::process::{Command, Output};
 pub use refscope_test_support::TestRepo;
 pub use refscope_test_support::paths::workspace_root;
 
-/// The `refscope` binary under test, reading the stub JDK
-/// ([`refscope_test_support::jdk_stub_home`]) whatever JDK the machine has.
+/// The `refscope` binary under test. It reads the stub JDK
+/// ([`refscope_test_support::jdk_stub_home`]) whatever JDK the machine has,
+/// unless the test binary says it compares with javac, which sees the
+/// installed JDK (`INSTALLED_JDK` in its `main.rs`).
 pub fn refscope() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_refscope"));
-    command.env("JAVA_HOME", refscope_test_support::jdk_stub_home());
+    if !crate::INSTALLED_JDK {
+        command.env("JAVA_HOME", refscope_test_support::jdk_stub_home());
+    }
     command
-}
-
-/// The `refscope` binary under test, reading the JDK installed on the
-/// machine: for the opt-in tests that compare with javac, which sees the
-/// whole JDK.
-pub fn refscope_with_installed_jdk() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_refscope"))
 }
 
 /// Runs a command, returning its output; the command line is kept for
@@ -152,4 +149,104 @@ pub fn run_python_client(script: &str, transport: &str, args: &[&str], cwd: &Pat
         String::from_utf8_lossy(&output.stdout).trim(),
         format!("ok: {transport}")
     );
+}
+
+/// `refscope export --decls --refs` of `rev` from `store`.
+pub fn export_revision(repo: &Path, store: &Path, rev: &str) -> String {
+    run(
+        repo,
+        &[
+            "export",
+            "--decls",
+            "--refs",
+            "--rev",
+            rev,
+            "--store",
+            store.to_str().unwrap(),
+        ],
+    )
+    .ok()
+}
+
+/// Indexes `rev` into a fresh store and exports it.
+pub fn export_from_scratch(repo: &Path, rev: &str) -> String {
+    let store = tempfile::tempdir().unwrap();
+    let store_arg = store.path().to_str().unwrap();
+    run(repo, &["index", "--rev", rev, "--store", store_arg]).ok();
+    export_revision(repo, store.path(), rev)
+}
+
+/// The `(N parsed, M resolved)` counts of an index summary line.
+pub fn parsed_and_resolved(summary: &str) -> (u64, u64) {
+    let counts = summary
+        .split_once(" files (")
+        .and_then(|(_, rest)| rest.split_once(" resolved)"))
+        .map(|(counts, _)| counts.to_string())
+        .unwrap_or_else(|| panic!("no counts in {summary:?}"));
+    let (parsed, resolved) = counts.split_once(" parsed, ").unwrap();
+    (parsed.parse().unwrap(), resolved.parse().unwrap())
+}
+
+/// Indexes `dir` as a plain directory (with `extra` index arguments) and
+/// returns `export --decls --refs`.
+pub fn export_of(dir: &Path, extra: &[&str]) -> String {
+    let work = tempfile::tempdir().unwrap();
+    let store = work.path().join("store");
+    let store = store.to_str().unwrap();
+    let dir = dir.to_str().unwrap();
+    let mut index = vec!["index", "--files", dir, "--store", store];
+    index.extend_from_slice(extra);
+    run(work.path(), &index).ok();
+    run(
+        work.path(),
+        &[
+            "export", "--decls", "--refs", "--store", store, "--repo", dir,
+        ],
+    )
+    .ok()
+}
+
+/// Fixture projects: folders of `corpora/fixtures` with a `src/main/java`.
+pub fn fixture_projects() -> Vec<PathBuf> {
+    let root = workspace_root().join("corpora/fixtures");
+    let mut projects: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("src/main/java").is_dir())
+        .collect();
+    projects.sort();
+    assert!(
+        !projects.is_empty(),
+        "no fixture projects in {}",
+        root.display()
+    );
+    projects
+}
+
+pub fn java_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            java_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "java") {
+            out.push(path);
+        }
+    }
+}
+
+/// Indexes the files of directory `project` into `store`.
+pub fn index_files_into(project: &Path, store: &Path) {
+    let cwd = std::env::temp_dir();
+    run(
+        &cwd,
+        &[
+            "index",
+            "--files",
+            project.to_str().unwrap(),
+            "--store",
+            store.to_str().unwrap(),
+        ],
+    )
+    .ok();
 }

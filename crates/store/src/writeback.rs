@@ -148,11 +148,47 @@ fn start_writeback(_file: &std::fs::File) {}
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn files_written_while_it_runs_stay_intact() {
+        // Writeback only hints the kernel: what is written through other
+        // handles, before and after the file first exists, reads back
+        // whole, and dropping the guard ends the thread.
+        let dir = tempfile::tempdir().unwrap();
+        let early = dir.path().join("early");
+        let late = dir.path().join("late");
+        std::fs::write(&early, b"").unwrap();
+        let writeback =
+            Writeback::start(vec![File::Plain(early.clone()), File::Plain(late.clone())]);
+        let chunk = vec![7u8; 1 << 20];
+        let mut out = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&early)
+            .unwrap();
+        for round in 0..4 {
+            std::io::Write::write_all(&mut out, &chunk).unwrap();
+            if round == 1 {
+                std::fs::write(&late, &chunk).unwrap();
+            }
+            std::thread::sleep(PERIOD);
+        }
+        drop(writeback);
+        assert_eq!(std::fs::read(&early).unwrap(), vec![7u8; 4 << 20]);
+        assert_eq!(std::fs::read(&late).unwrap(), chunk);
+    }
+}
+
+/// Another process reading the database while this one writes: Python's
+/// SQLite client, so in the opt-in suite only.
+#[cfg(all(test, feature = "full-tests"))]
+mod other_process {
     use std::path::Path;
 
     use crate::Store;
 
-    /// Runs Python's sqlite3 on the database `db` in a process of its own:
+    /// Runs Python's sqlite3 on the database `db` in a process of its own
+    /// (so the opt-in suite only: Python is needed):
     /// `code` sees it as `c`; returns what it prints.
     fn python_sqlite(db: &Path, code: &str) -> String {
         let script = format!("import sqlite3\nc = sqlite3.connect({db:?})\n{code}\nc.close()\n");
@@ -195,35 +231,5 @@ mod tests {
             "print(c.execute(\"SELECT count(*) FROM meta WHERE key IN ('before', 'after')\").fetchone()[0])",
         );
         assert_eq!(seen.trim(), "2");
-    }
-
-    use super::*;
-
-    #[test]
-    fn files_written_while_it_runs_stay_intact() {
-        // Writeback only hints the kernel: what is written through other
-        // handles, before and after the file first exists, reads back
-        // whole, and dropping the guard ends the thread.
-        let dir = tempfile::tempdir().unwrap();
-        let early = dir.path().join("early");
-        let late = dir.path().join("late");
-        std::fs::write(&early, b"").unwrap();
-        let writeback =
-            Writeback::start(vec![File::Plain(early.clone()), File::Plain(late.clone())]);
-        let chunk = vec![7u8; 1 << 20];
-        let mut out = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&early)
-            .unwrap();
-        for round in 0..4 {
-            std::io::Write::write_all(&mut out, &chunk).unwrap();
-            if round == 1 {
-                std::fs::write(&late, &chunk).unwrap();
-            }
-            std::thread::sleep(PERIOD);
-        }
-        drop(writeback);
-        assert_eq!(std::fs::read(&early).unwrap(), vec![7u8; 4 << 20]);
-        assert_eq!(std::fs::read(&late).unwrap(), chunk);
     }
 }

@@ -23,11 +23,9 @@ const LISTING: &str = include_str!("../jdk-stub/java.base.txt");
 pub fn jdk_stub_home() -> &'static Path {
     static HOME: OnceLock<PathBuf> = OnceLock::new();
     HOME.get_or_init(|| {
-        let digest = LISTING
-            .bytes()
-            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-            });
+        let digest = LISTING.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
         let home = std::env::temp_dir().join(format!("refscope-jdk-stub-{digest:016x}"));
         if !home.join("jmods/java.base.jmod").is_file() {
             // Made aside and renamed into place, so that concurrent test
@@ -176,8 +174,9 @@ fn class_file(class: &StubClass<'_>) -> Vec<u8> {
             }
         }
     }
-    let n_attributes =
-        u16::from(class.signature.is_some()) + u16::from(!class.inner.is_empty()) + u16::from(class.record);
+    let n_attributes = u16::from(class.signature.is_some())
+        + u16::from(!class.inner.is_empty())
+        + u16::from(class.record);
     u2(&mut body, n_attributes);
     if let Some(signature) = class.signature {
         signature_attribute(&mut pool, &mut body, signature);
@@ -222,8 +221,8 @@ fn signature_attribute(pool: &mut ConstantPool, out: &mut Vec<u8>, signature: &s
 /// classes under `classes/`.
 fn jmod(listing: &str) -> Vec<u8> {
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Stored);
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     for class in parse_listing(listing) {
         zip.start_file(format!("classes/{}.class", class.name), options)
             .unwrap();
@@ -254,7 +253,11 @@ mod tests {
         let names: Vec<&str> = classes.iter().map(|c| c.name).collect();
         for class in &classes {
             for supertype in class.superclass.iter().chain(&class.interfaces) {
-                assert!(names.contains(supertype), "{} extends {supertype}", class.name);
+                assert!(
+                    names.contains(supertype),
+                    "{} extends {supertype}",
+                    class.name
+                );
             }
         }
     }

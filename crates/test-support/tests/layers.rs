@@ -210,7 +210,8 @@ fn module_of(src: &Path, file: &Path) -> Option<Vec<String>> {
 }
 
 /// The text of a file without comments, string contents and test modules
-/// (`#[cfg(test)] mod ... { ... }`), which are not part of the layering.
+/// (`#[cfg(test)] mod ... { ... }`, `#[cfg(all(test, ...))]` too), which
+/// are not part of the layering.
 fn code_of(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let bytes = text.as_bytes();
@@ -232,10 +233,10 @@ fn code_of(text: &str) -> String {
         } else if text[i..].starts_with("r#\"") {
             i += text[i + 3..].find("\"#").map_or(bytes.len() - i, |e| e + 5);
             out.push_str("\"\"");
-        } else if text[i..].starts_with("#[cfg(test)]") {
+        } else if text[i..].starts_with("#[cfg(test)]") || text[i..].starts_with("#[cfg(all(test,") {
             // Skip the attribute and the item after it (to its block's end,
             // or its semicolon).
-            i += "#[cfg(test)]".len();
+            i += text[i..].find(']').map_or(bytes.len() - i, |end| end + 1);
             let mut depth = 0;
             while i < bytes.len() {
                 match bytes[i] {

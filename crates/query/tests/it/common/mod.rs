@@ -31,12 +31,15 @@ pub fn shop_store() -> &'static Path {
             let revision = source
                 .resolve_revision(None, &SourceLimits::default())
                 .unwrap();
-            Indexer::new(&store, IndexConfig {
-                jdk: Some(JdkTypes::read(refscope_test_support::jdk_stub_home()).unwrap()),
-                ..IndexConfig::default()
-            })
-                .index(&source, &revision, &mut |_| {})
-                .unwrap();
+            Indexer::new(
+                &store,
+                IndexConfig {
+                    jdk: Some(JdkTypes::read(refscope_test_support::jdk_stub_home()).unwrap()),
+                    ..IndexConfig::default()
+                },
+            )
+            .index(&source, &revision, &mut |_| {})
+            .unwrap();
             dir
         })
         .path()

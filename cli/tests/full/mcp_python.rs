@@ -6,11 +6,9 @@
 //! `target/mcp-venv`; `REFSCOPE_MCP_PYTHON` names another interpreter.
 //! Without it these tests fail, saying how to install it.
 
-mod common;
-
 use std::path::Path;
 
-use common::{TestRepo, run, run_python_client, workspace_root};
+use crate::common::{TestRepo, run, run_python_client, workspace_root};
 
 /// A git repository of the zoo fixture and a store holding task `zoo`.
 fn zoo_task() -> (TestRepo, tempfile::TempDir) {

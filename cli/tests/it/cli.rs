@@ -1,8 +1,6 @@
 //! The `refscope` command line, end to end, on real git repositories.
 
-mod common;
-
-use common::{TestRepo, run};
+use crate::common::{TestRepo, run};
 
 const SHOP: &str = "package com.acme;
 

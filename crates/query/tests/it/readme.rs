@@ -3,9 +3,7 @@
 //! `UPDATE_EXPECT=1 cargo test -p refscope-query --test readme` rewrites
 //! the README's outputs from what the queries answer now.
 
-mod common;
-
-use common::{answer, shop_source, shop_store, workspace};
+use crate::common::{answer, shop_source, shop_store, workspace};
 
 /// One example: the query line's index in the README's lines, the query,
 /// whether it asks for JSON, and the lines of the output block after it.

@@ -1,55 +1,8 @@
-//! The exports of every test corpus against the golden exports checked in
-//! under `corpora/golden/`: the fixtures in full, a fetched corpus as the
-//! SHA-256 of its sorted export. A change that means to change what
-//! refscope resolves regenerates them in a commit of its own
-//! (`UPDATE_EXPECT=1 cargo test -p refscope-cli --test golden`); any other
-//! difference is a regression.
+//! The export of commons-lang3 against its golden digest: the SHA-256 of
+//! its export's lines sorted bytewise, with the test libraries of
+//! `corpus_lang3` on the class path (see `it/golden.rs` for the fixtures).
 
-mod common;
-
-use std::path::Path;
-
-use common::{fetch_corpus, run, workspace_root};
-
-/// Indexes `dir` as a plain directory (with `extra` index arguments) and
-/// returns `export --decls --refs`.
-fn export_of(dir: &Path, extra: &[&str]) -> String {
-    let work = tempfile::tempdir().unwrap();
-    let store = work.path().join("store");
-    let store = store.to_str().unwrap();
-    let dir = dir.to_str().unwrap();
-    let mut index = vec!["index", "--files", dir, "--store", store];
-    index.extend_from_slice(extra);
-    run(work.path(), &index).ok();
-    run(
-        work.path(),
-        &[
-            "export", "--decls", "--refs", "--store", store, "--repo", dir,
-        ],
-    )
-    .ok()
-}
-
-fn check_fixture(name: &str) {
-    let dir = workspace_root().join("corpora/fixtures").join(name);
-    let golden = workspace_root().join(format!("corpora/golden/{name}.jsonl"));
-    expect_test::expect_file![golden].assert_eq(&export_of(&dir, &[]));
-}
-
-#[test]
-fn shop_exports_its_golden_export() {
-    check_fixture("shop");
-}
-
-#[test]
-fn zoo_exports_its_golden_export() {
-    check_fixture("zoo");
-}
-
-#[test]
-fn resolve_exports_its_golden_export() {
-    check_fixture("resolve");
-}
+use crate::common::{export_of, fetch_corpus, workspace_root};
 
 /// commons-lang3 with the test libraries of `corpus_lang3.rs` on the class
 /// path: the SHA-256 of its export's lines, sorted bytewise.

@@ -3,15 +3,13 @@
 //! `--rev worktree`, and the store then answers what a from-scratch index
 //! of the same files answers.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
-use common::{TestRepo, refscope, run};
+use crate::common::{TestRepo, refscope, run};
 
 /// Only guards against a hang (an update that never comes); it bounds
 /// nothing about speed.

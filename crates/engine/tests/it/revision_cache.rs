@@ -8,14 +8,12 @@ use std::sync::Arc;
 use refscope_engine::CallersConfig;
 use refscope_engine::{Snapshot, Store};
 
-mod common;
-
 fn commit(repo: &git2::Repository, files: &[(&str, &str)]) -> String {
-    common::commit(repo, files, &[], "change")
+    crate::common::commit(repo, files, &[], "change")
 }
 
 fn index(dir: &Path, store: &Store, rev: &str) {
-    common::index(dir, store, Some(rev));
+    crate::common::index(dir, store, Some(rev));
 }
 
 const SHAPE: &str = "package geo;

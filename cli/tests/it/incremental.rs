@@ -2,11 +2,7 @@
 //! exactly what a from-scratch index of the same commit answers, while
 //! resolving only the files whose resolution can change.
 
-mod common;
-
-use std::path::Path;
-
-use common::{TestRepo, run};
+use crate::common::{TestRepo, export_from_scratch, export_revision, parsed_and_resolved, run};
 
 const SHOP: &str = "package p;
 public class Shop {
@@ -53,42 +49,6 @@ class Report {
 }
 ";
 
-/// `refscope export --decls --refs` of `rev` from `store`.
-fn export(repo: &Path, store: &Path, rev: &str) -> String {
-    run(
-        repo,
-        &[
-            "export",
-            "--decls",
-            "--refs",
-            "--rev",
-            rev,
-            "--store",
-            store.to_str().unwrap(),
-        ],
-    )
-    .ok()
-}
-
-/// Indexes `rev` into a fresh store and exports it.
-fn export_from_scratch(repo: &Path, rev: &str) -> String {
-    let store = tempfile::tempdir().unwrap();
-    let store_arg = store.path().to_str().unwrap();
-    run(repo, &["index", "--rev", rev, "--store", store_arg]).ok();
-    export(repo, store.path(), rev)
-}
-
-/// The `(N parsed, M resolved)` counts of an index summary line.
-fn parsed_and_resolved(summary: &str) -> (u64, u64) {
-    let counts = summary
-        .split_once(" files (")
-        .and_then(|(_, rest)| rest.split_once(" resolved)"))
-        .map(|(counts, _)| counts.to_string())
-        .unwrap_or_else(|| panic!("no counts in {summary:?}"));
-    let (parsed, resolved) = counts.split_once(" parsed, ").unwrap();
-    (parsed.parse().unwrap(), resolved.parse().unwrap())
-}
-
 #[test]
 fn a_body_edit_resolves_only_the_edited_file_and_moves_lines_elsewhere() {
     let repo = TestRepo::new();
@@ -119,7 +79,7 @@ fn a_body_edit_resolves_only_the_edited_file_and_moves_lines_elsewhere() {
 
     // Report was not resolved again, yet its call of `left` points at the
     // line `left` moved to.
-    let exported = export(repo.path(), store.path(), &second);
+    let exported = export_revision(repo.path(), store.path(), &second);
     let call_of_left = exported
         .lines()
         .find(|line| line.contains("\"name\":\"left\"") && line.contains("\"t\":\"ref\""))
@@ -130,7 +90,7 @@ fn a_body_edit_resolves_only_the_edited_file_and_moves_lines_elsewhere() {
     );
     assert_eq!(exported, export_from_scratch(repo.path(), &second));
     assert_eq!(
-        export(repo.path(), store.path(), &first),
+        export_revision(repo.path(), store.path(), &first),
         export_from_scratch(repo.path(), &first)
     );
 }
@@ -198,7 +158,7 @@ fn a_signature_change_resolves_the_files_that_see_it() {
     assert_eq!(parsed_and_resolved(&summary), (1, 1), "{summary}");
     for commit in [&first, &second, &third] {
         assert_eq!(
-            export(repo.path(), store.path(), commit),
+            export_revision(repo.path(), store.path(), commit),
             export_from_scratch(repo.path(), commit),
             "commit {commit}"
         );
@@ -264,7 +224,7 @@ fn a_range_indexes_first_parent_commits_oldest_first_and_resumes() {
     }
     for commit in [&first, &second, &third, &fourth] {
         assert_eq!(
-            export(repo.path(), store.path(), commit),
+            export_revision(repo.path(), store.path(), commit),
             export_from_scratch(repo.path(), commit),
             "commit {commit}"
         );
@@ -336,64 +296,4 @@ fn ranges_that_cannot_be_walked_are_refused() {
     )
     .ok();
     assert!(out.starts_with("nothing to index"), "{out}");
-}
-
-/// The issue's equality test: a 50-commit history generated from real code
-/// (commons-lang3's main sources, with body edits, signature changes of
-/// widely used methods, files added, deleted, renamed and moved between
-/// packages) indexed commit after commit into one store exports, for every
-/// commit, exactly what a from-scratch index of that commit exports.
-#[test]
-fn every_commit_of_a_generated_history_exports_as_from_scratch() {
-    let corpus = common::fetch_corpus("libcommons-lang3-java").join("src/main/java");
-    let work = tempfile::tempdir().unwrap();
-    let repo = work.path().join("repo");
-    let generated = std::process::Command::new("python3")
-        .arg(common::workspace_root().join("corpora/make-history"))
-        .args(["--corpus", corpus.to_str().unwrap()])
-        .args(["--out", repo.to_str().unwrap()])
-        .args(["--commits", "50", "--seed", "11"])
-        .output()
-        .unwrap();
-    assert!(
-        generated.status.success(),
-        "corpora/make-history failed:\n{}",
-        String::from_utf8_lossy(&generated.stderr)
-    );
-    let log = std::process::Command::new("git")
-        .args(["log", "--first-parent", "--reverse", "--format=%H %s"])
-        .current_dir(&repo)
-        .output()
-        .unwrap();
-    let commits: Vec<(String, String)> = String::from_utf8(log.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| {
-            let (id, subject) = line.split_once(' ').unwrap();
-            (id.to_string(), subject.to_string())
-        })
-        .collect();
-    assert_eq!(commits.len(), 51, "{commits:?}");
-
-    let store = work.path().join("store");
-    let store_arg = store.to_str().unwrap();
-    let out = run(&repo, &["index", "--branch", "HEAD", "--store", store_arg]).ok();
-    let summaries: Vec<&str> = out.lines().collect();
-    assert_eq!(summaries.len(), 51, "{out}");
-    let mut n_body_only = 0;
-    for ((commit, subject), summary) in commits.iter().zip(&summaries) {
-        assert!(summary.contains(&commit[..19]), "{summary} for {commit}");
-        // A commit that edits bodies only resolves only the files it edits.
-        if subject.starts_with("Edit ") {
-            let (parsed, resolved) = parsed_and_resolved(summary);
-            assert_eq!(parsed, resolved, "{subject}: {summary}");
-            n_body_only += 1;
-        }
-        assert_eq!(
-            export(&repo, &store, commit),
-            export_from_scratch(&repo, commit),
-            "commit {commit} ({subject}): the incremental index differs from a fresh one"
-        );
-    }
-    assert!(n_body_only >= 10, "only {n_body_only} body-edit commits");
 }

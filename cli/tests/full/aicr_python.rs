@@ -5,9 +5,7 @@
 //! repository is the review fixture of `refscope_test_support::review`.
 //! Without the SDK these tests fail, saying how to install it.
 
-mod common;
-
-use common::{run, run_python_client};
+use crate::common::{run, run_python_client};
 use refscope_test_support::review::ReviewRepo;
 
 fn run_client(transport: &str) {

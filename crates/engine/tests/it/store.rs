@@ -5,10 +5,8 @@ use std::path::Path;
 
 use refscope_engine::{Error, Snapshot, Source, SourceLimits, Store, StoreError};
 
-mod common;
-
 fn commit(repo: &git2::Repository, files: &[(&str, &str)], message: &str) -> String {
-    common::commit(repo, files, &[], message)
+    crate::common::commit(repo, files, &[], message)
 }
 
 const SHOP: &str = "package com.acme;\n\
@@ -24,7 +22,7 @@ const ORDER: &str = "package com.acme;\n\
 record Order(Shop shop, int total) {}\n";
 
 fn index_head(dir: &Path, store: &Store) -> refscope_engine::IndexSummary {
-    common::index(dir, store, None)
+    crate::common::index(dir, store, None)
 }
 
 #[test]
@@ -281,7 +279,7 @@ fn a_directory_is_indexed_as_it_was_listed() {
     assert_eq!(prefetched.len(), 2);
     std::fs::write(root.join("p/A.java"), "package p; class A {}").unwrap();
     let store = Store::open(&dir.path().join("store")).unwrap();
-    let summary = Indexer::new(&store, common::config())
+    let summary = Indexer::new(&store, crate::common::config())
         .index(&source, &revision, &mut |_| {})
         .unwrap();
     assert_eq!((summary.n_parsed, summary.n_skipped), (2, 0));
@@ -298,7 +296,7 @@ fn a_directory_is_indexed_as_it_was_listed() {
     let revision = source.resolve_revision(None, &limits).unwrap();
     let prefetched = revision.prefetched.as_ref().expect("contents kept");
     assert_eq!(prefetched.len(), 3);
-    let summary = Indexer::new(&store, common::config())
+    let summary = Indexer::new(&store, crate::common::config())
         .index(&source, &revision, &mut |_| {})
         .unwrap();
     assert_eq!(summary.n_parsed, 1, "only C is new");
@@ -314,7 +312,7 @@ fn a_directory_is_indexed_as_it_was_listed() {
     let revision = WorkTree::scan(&root, &limits).revision();
     assert!(revision.prefetched.is_none());
     std::fs::write(root.join("p/B.java"), "package p; class B { long f; }").unwrap();
-    let summary = Indexer::new(&store, common::config())
+    let summary = Indexer::new(&store, crate::common::config())
         .index(&source, &revision, &mut |_| {})
         .unwrap();
     assert_eq!((summary.n_parsed, summary.n_skipped), (0, 1));

@@ -1,11 +1,9 @@
 //! `refscope task` and `refscope context`: the code-context JSON of a diff
 //! over a git repository built in the test, its settings and its errors.
 
-mod common;
-
 use std::path::Path;
 
-use common::{Run, TestRepo, run, workspace_root};
+use crate::common::{Run, TestRepo, run, workspace_root};
 use serde_json::Value;
 
 const KEEPER: &str = "src/main/java/com/zoo/Keeper.java";

@@ -1,15 +1,13 @@
 //! Evaluation over real stores: the `shop` fixture as a directory, and a
 //! git repository built here for revisions (`at`, `changed`) and cycles.
 
-mod common;
-
 use std::path::Path;
 
 use expect_test::{Expect, expect};
 use refscope_engine::{IndexConfig, Indexer, JdkTypes, Snapshot, Source, SourceLimits, Store};
 use refscope_query::lang::{Evaluator, run};
 
-use common::{answer_with, shop};
+use crate::common::{answer_with, shop};
 
 fn check(query: &str, expect: Expect) {
     expect.assert_eq(&shop(query));
@@ -270,12 +268,15 @@ fn revisions_changes_and_cycles_in_a_git_repository() {
         let revision = source
             .resolve_revision(Some(tag), &SourceLimits::default())
             .unwrap();
-        Indexer::new(&store, IndexConfig {
+        Indexer::new(
+            &store,
+            IndexConfig {
                 jdk: Some(JdkTypes::read(refscope_test_support::jdk_stub_home()).unwrap()),
                 ..IndexConfig::default()
-            })
-            .index(&source, &revision, &mut |_| {})
-            .unwrap();
+            },
+        )
+        .index(&source, &revision, &mut |_| {})
+        .unwrap();
     }
     let snapshot = Snapshot::new(
         &store,

@@ -1,12 +1,10 @@
 //! `refscope query` end to end: one query, a batch on standard input, and
 //! the exit codes.
 
-mod common;
-
 use std::io::Write;
 use std::process::Stdio;
 
-use common::{TestRepo, refscope};
+use crate::common::{TestRepo, refscope};
 
 const SHOP: &str = "package com.acme;
 

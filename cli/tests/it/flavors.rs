@@ -3,9 +3,7 @@
 //! roots. Each flavor's references must resolve into its own flavor, even
 //! where a file is byte-for-byte the same in both.
 
-mod common;
-
-use common::run;
+use crate::common::run;
 
 fn refs_by_file(jsonl: &str) -> Vec<(String, u64, String, String)> {
     let mut out: Vec<(String, u64, String, String)> = jsonl

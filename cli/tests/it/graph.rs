@@ -10,12 +10,9 @@
 //! (`oracle/javac-oracle`); `references_match_javac` re-checks
 //! all of them.
 
-mod common;
-
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use common::{Run, run, workspace_root};
+use crate::common::{Run, run, workspace_root};
 use serde_json::Value;
 
 /// The fixture project, indexed into a fresh store.
@@ -574,88 +571,9 @@ fn bad_elements_are_refused_with_the_ids_to_use() {
     assert!(err.contains("is a range"), "{err}");
 }
 
-/// One reference of the javac oracle: file, line, column, kind.
-type Site = (String, u64, u64, String);
-
-#[test]
-fn references_match_javac() {
-    let oracle = workspace_root().join("oracle/javac-oracle");
-    assert!(
-        oracle.is_file(),
-        "{} is missing: this test needs the javac oracle beside the repository",
-        oracle.display()
-    );
-    let zoo = Zoo::indexed();
-    let truth = zoo.store.path().join("truth.jsonl");
-    let status = std::process::Command::new("bash")
-        .arg(&oracle)
-        .arg("--root")
-        .arg(zoo.project.join("src/main/java"))
-        .arg("--out")
-        .arg(&truth)
-        .status()
-        .unwrap();
-    assert!(status.success(), "javac-oracle failed");
-    // Every target javac resolves into the sources, with its sites.
-    let mut expected: BTreeMap<String, BTreeSet<Site>> = BTreeMap::new();
-    for line in std::fs::read_to_string(&truth).unwrap().lines() {
-        let record: Value = serde_json::from_str(line).unwrap();
-        if record["t"] != "ref" || record["decl_file"].is_null() {
-            continue;
-        }
-        let owner = record["owner"].as_str().unwrap();
-        let name = record["name"].as_str().unwrap();
-        let kind = record["kind"].as_str().unwrap().to_string();
-        let target = if kind == "field" {
-            format!("{owner}#{name}")
-        } else {
-            let params: Vec<&str> = record["params"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|p| p.as_str().unwrap())
-                .collect();
-            format!("{owner}#{name}({})", params.join(","))
-        };
-        let file = format!("src/main/java/{}", record["file"].as_str().unwrap());
-        expected.entry(target).or_default().insert((
-            file,
-            record["line"].as_u64().unwrap(),
-            record["col"].as_u64().unwrap(),
-            kind,
-        ));
-    }
-    assert!(expected.len() >= 30, "only {} targets", expected.len());
-    let mut failures = Vec::new();
-    for (target, sites) in &expected {
-        let answer = zoo.json(&["refs", target]);
-        let got: BTreeSet<Site> = hits(&answer)
-            .iter()
-            .map(|h| {
-                (
-                    h["file"].as_str().unwrap().to_string(),
-                    h["line"].as_u64().unwrap(),
-                    h["col"].as_u64().unwrap(),
-                    h["kind"].as_str().unwrap().to_string(),
-                )
-            })
-            .collect();
-        if &got != sites {
-            failures.push(format!(
-                "{target}\n    javac    {sites:?}\n    refscope {got:?}"
-            ));
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "references differ from javac:\n{}",
-        failures.join("\n")
-    );
-}
-
 #[test]
 fn each_revision_sees_only_its_own_files() {
-    let repo = common::TestRepo::new();
+    let repo = crate::common::TestRepo::new();
     let tool = "package p;\n\npublic class Tool {\n    public static void use() {\n    }\n}\n";
     let a = "package p;\n\nclass A {\n    void a() {\n        Tool.use();\n    }\n}\n";
     let b = "package p;\n\nclass B {\n    void b() {\n        Tool.use();\n    }\n}\n";

@@ -6,14 +6,12 @@ use std::path::Path;
 use refscope_engine::{ChangeKind, DiffConfig};
 use refscope_engine::{Snapshot, Source, Store};
 
-mod common;
-
 fn commit(repo: &git2::Repository, files: &[(&str, &str)], removed: &[&str]) -> String {
-    common::commit(repo, files, removed, "change")
+    crate::common::commit(repo, files, removed, "change")
 }
 
 fn index(dir: &Path, store: &Store, rev: &str) {
-    common::index(dir, store, Some(rev));
+    crate::common::index(dir, store, Some(rev));
 }
 
 const SHOP_V1: &str = "package com.acme;

@@ -6,18 +6,16 @@
 //! Declarations must meet the foundation issue's bar: 99.5 % of javac's
 //! declarations matched by (file, kind, owner, name, params), and start, end
 //! and name lines exact for 99 % of those. References of every kind are
-//! scored with the oracle's rules (`common::oracle`), in source and overall,
+//! scored with the oracle's rules (`crate::common::oracle`), in source and overall,
 //! against the floors below.
-
-mod common;
 
 use std::path::Path;
 use std::process::Command;
 
-use common::oracle::{
+use crate::common::oracle::{
     RefScope, RefScore, RefScoreConfig, parse_decls, parse_refs, score_decls, score_refs,
 };
-use common::{fetch_corpus, run, workspace_root};
+use crate::common::{fetch_corpus, run, workspace_root};
 
 /// Share of javac's declarations that must be matched.
 const DECL_RECALL_FLOOR: f64 = 0.995;
@@ -233,8 +231,9 @@ fn reference_scorer_follows_the_oracle_rules() {
     );
 
     let all = score_refs(&truth, &candidate, &RefScoreConfig::default());
-    let shown =
-        |keys: &[common::oracle::RefKey]| keys.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+    let shown = |keys: &[crate::common::oracle::RefKey]| {
+        keys.iter().map(|k| k.to_string()).collect::<Vec<_>>()
+    };
     assert_eq!(
         shown(&all.missed),
         ["call p/A.java:3 m p.B(int)", "new p/A.java:6 <init> p.B()"]

@@ -1,11 +1,9 @@
 //! A run killed in the middle of indexing leaves every revision indexed
 //! before it queryable, and the next run completes.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{TestRepo, refscope, run};
+use crate::common::{TestRepo, refscope, run};
 
 /// A generated Java file of some size, different per `n`.
 fn generated_file(n: usize) -> String {

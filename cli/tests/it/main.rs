@@ -1,0 +1,21 @@
+//! The command line end to end: `refscope` run as a user runs it, in a
+//! fresh temporary directory per test, against the stub JDK. Needs nothing
+//! beyond Rust and git.
+
+/// refscope reads the stub JDK here (see `common::refscope`).
+const INSTALLED_JDK: bool = false;
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod aicr_cli;
+mod cli;
+mod context;
+mod crash;
+mod fixtures;
+mod flavors;
+mod golden;
+mod graph;
+mod incremental;
+mod query;
+mod watch;

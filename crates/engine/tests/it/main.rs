@@ -1,0 +1,7 @@
+//! The engine end to end, in process: real git repositories, real store
+//! files in temporary directories, the stub JDK.
+
+mod common;
+mod diff;
+mod revision_cache;
+mod store;

@@ -1,0 +1,5 @@
+//! The MCP server in process: the tool surface (a frozen contract) and the
+//! server's handling of calls, over an in-memory transport.
+
+mod server;
+mod surface;

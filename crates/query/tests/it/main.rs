@@ -1,0 +1,7 @@
+//! The query language end to end: parsing, evaluation over indexed
+//! fixtures, and the README's examples as the code answers them.
+
+mod common;
+mod eval;
+mod parse;
+mod readme;
