@@ -1,11 +1,15 @@
-//! Every `refscope query` example of the README runs here against the
-//! `shop` fixture, and its output must be the one the README shows.
-//! `UPDATE_EXPECT=1 cargo test -p refscope-query --test readme` rewrites
-//! the README's outputs from what the queries answer now.
+//! Every `refscope query` example of the query language's page,
+//! `docs/query-language.md`, runs here against the `shop` fixture, and its
+//! output must be the one the page shows.
+//! `UPDATE_EXPECT=1 cargo test -p refscope-query --test it readme` rewrites
+//! the page's outputs from what the queries answer now.
 
 use crate::common::{answer, shop_source, shop_store, workspace};
 
-/// One example: the query line's index in the README's lines, the query,
+/// The page that holds the examples, relative to the workspace.
+const DOC: &str = "docs/query-language.md";
+
+/// One example: the query line's index in the page's lines, the query,
 /// whether it asks for JSON, and the lines of the output block after it.
 struct Example {
     query: String,
@@ -31,12 +35,12 @@ fn examples(lines: &[&str]) -> Vec<Example> {
             .split_once('\'')
             .and_then(|(_, rest)| rest.rsplit_once('\''))
             .map(|(query, _)| query.to_string())
-            .unwrap_or_else(|| panic!("README line {}: no quoted query in {command}", i + 2));
+            .unwrap_or_else(|| panic!("{DOC} line {}: no quoted query in {command}", i + 2));
         // The output block follows after one blank line.
         let open = i + 4;
         assert!(
             lines.get(i + 3) == Some(&"") && lines.get(open).is_some_and(|l| l.starts_with("```")),
-            "README line {}: the example {query} needs an output block after it",
+            "{DOC} line {}: the example {query} needs an output block after it",
             i + 2
         );
         let close = (open + 1..lines.len())
@@ -55,13 +59,13 @@ fn examples(lines: &[&str]) -> Vec<Example> {
 
 #[test]
 fn every_readme_query_example_answers_as_shown() {
-    let path = workspace().join("README.md");
+    let path = workspace().join(DOC);
     let text = std::fs::read_to_string(&path).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let examples = examples(&lines);
     assert!(
         examples.len() >= 10,
-        "the README should hold the query examples ({} found)",
+        "{DOC} should hold the query examples ({} found)",
         examples.len()
     );
     let update = std::env::var_os("UPDATE_EXPECT").is_some();
@@ -73,7 +77,7 @@ fn every_readme_query_example_answers_as_shown() {
         let shown = lines[example.output_start..example.output_end].join("\n") + "\n";
         if actual != shown {
             failures.push(format!(
-                "query: {}\n--- README shows:\n{shown}--- it answers:\n{actual}",
+                "query: {}\n--- {DOC} shows:\n{shown}--- it answers:\n{actual}",
                 example.query
             ));
         }
@@ -92,7 +96,7 @@ fn every_readme_query_example_answers_as_shown() {
     }
     assert!(
         failures.is_empty(),
-        "{} README examples answer differently (UPDATE_EXPECT=1 rewrites them):\n\n{}",
+        "{} examples of {DOC} answer differently (UPDATE_EXPECT=1 rewrites them):\n\n{}",
         failures.len(),
         failures.join("\n")
     );
