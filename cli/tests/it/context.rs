@@ -107,18 +107,19 @@ fn the_readme_example_is_what_the_code_prints() {
         ])
         .ok();
     let answer = normalised(serde_json::from_str(&stdout).unwrap());
-    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
-    let (_, after) = readme
+    let page = std::fs::read_to_string(workspace_root().join("docs/code-context.md")).unwrap();
+    let (_, after) = page
         .split_once("<!-- context-example: begin -->\n```json\n")
-        .expect("README.md has the context example");
+        .expect("docs/code-context.md has the context example");
     let (example, _) = after
         .split_once("```\n<!-- context-example: end -->")
         .unwrap();
-    let example: Value = serde_json::from_str(example).expect("the README example is JSON");
+    let example: Value =
+        serde_json::from_str(example).expect("the example of docs/code-context.md is JSON");
     assert_eq!(
         normalised(example),
         answer,
-        "README.md's context example differs from what refscope prints; paste:\n{}",
+        "docs/code-context.md's context example differs from what refscope prints; paste:\n{}",
         pretty(&answer)
     );
 }
