@@ -28,7 +28,7 @@ enum AicrCommand {
     /// Execute the aicr.* tool calls of an agent's JSON-lines event stream
     /// and write the state, when the agent ran without the server.
     #[command(
-        after_help = "Examples:\n  refscope aicr replay --stream events.jsonl --agent-dir /tmp/review-42 --task pr-42\n  refscope aicr replay --stream events.jsonl --agent-dir /tmp/review-42 --repo ~/src/shop --rev feature --base main\n\nRuns only when the agent directory has no state file: a state means the\ncalls reached the server. Reads tool_call/tool_use/function_call/mcp_tool_call\nevents anywhere in each line (plain events, Claude Code and Gemini CLI\nstream-json, Codex exec --json); see the README."
+        after_help = "Examples:\n  refscope aicr replay --stream events.jsonl --agent-dir /tmp/review-42 --task pr-42\n  refscope aicr replay --stream events.jsonl --agent-dir /tmp/review-42 --repo ~/src/shop --rev feature --base main\n\nRuns only when the agent directory has no state file: a state means the\ncalls reached the server. Reads tool_call/tool_use/function_call/mcp_tool_call\nevents anywhere in each line (plain events, Claude Code and Gemini CLI\nstream-json, Codex exec --json); see docs/review-tools.md."
     )]
     Replay(ReplayArgs),
     /// Map prose that means "no actionable problems" or "no reviewable code"

@@ -118,7 +118,7 @@ enum Command {
     Refs(graph::ElementArgs),
     /// Ask anything the index knows in the refscope query language.
     #[command(
-        after_help = "Examples:\n  refscope query 'com.acme.Shop#order | callers depth 2 | where kind = method'\n  refscope query --format json 'src/main/java/com/acme/Shop.java:42 | callees'\n  refscope query 'changed v1.0..HEAD | where change = body_changed'\n  printf '%s\\n' 'com.acme.Shop | members' 'methods \"get*\" | count' | refscope query -\n\nThe language (selectors, relations, where, set operations, at, changed) is\ndescribed in the README."
+        after_help = "Examples:\n  refscope query 'com.acme.Shop#order | callers depth 2 | where kind = method'\n  refscope query --format json 'src/main/java/com/acme/Shop.java:42 | callees'\n  refscope query 'changed v1.0..HEAD | where change = body_changed'\n  printf '%s\\n' 'com.acme.Shop | members' 'methods \"get*\" | count' | refscope query -\n\nThe language (selectors, relations, where, set operations, at, changed) is\ndescribed in docs/query-language.md."
     )]
     Query(query::QueryArgs),
     /// List the indexed revisions of a store.

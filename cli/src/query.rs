@@ -14,7 +14,7 @@ use crate::{StoreArgs, UsageError};
 
 #[derive(Debug, Args)]
 pub struct QueryArgs {
-    /// The query (see the README for the language), or `-` to read one
+    /// The query (the language is in docs/query-language.md), or `-` to read one
     /// query per line from standard input.
     #[arg(value_name = "QUERY")]
     query: String,

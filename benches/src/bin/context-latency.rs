@@ -1,7 +1,7 @@
 //! `code_context` latency, warm in the server, on a real store.
 //!
 //! ```sh
-//! cp -r /work/cache/jdk17-store /tmp/jdk17-store-copy   # tasks are written into the store
+//! cp -r ~/.cache/refscope/jdk17-store /tmp/jdk17-store-copy   # tasks are written into the store
 //! cargo run --release -p refscope-benches --bin context-latency -- \
 //!     --repo ~/.cache/refscope/corpora/jdk17 --store /tmp/jdk17-store-copy --runs 200
 //! ```

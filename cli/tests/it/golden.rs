@@ -2,7 +2,7 @@
 //! under `corpora/golden/`: the fixtures in full, a fetched corpus as the
 //! SHA-256 of its sorted export. A change that means to change what
 //! refscope resolves regenerates them in a commit of its own
-//! (`UPDATE_EXPECT=1 cargo test -p refscope-cli --test golden`); any other
+//! (`UPDATE_EXPECT=1 cargo test -p refscope-cli --test it golden`); any other
 //! difference is a regression.
 
 use crate::common::{export_of, workspace_root};

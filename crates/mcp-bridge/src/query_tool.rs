@@ -1,5 +1,5 @@
-//! The `code_query` tool: the query language (README, "The query
-//! language") over a review task's revision, answered as the JSON of
+//! The `code_query` tool: the query language (`docs/query-language.md`)
+//! over a review task's revision, answered as the JSON of
 //! `refscope query --format json`.
 
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! for programs (JSON).
 //!
 //! The JSON types are this crate's own, converted from the engine's by
-//! hand; their field names are a contract documented in the README.
+//! hand; their field names are a contract documented in `docs/code-context.md`.
 
 use refscope_engine::{FoundElement, Implementation, RefHit};
 use serde::Serialize;

@@ -6,7 +6,8 @@
 //! [`assemble`] builds an answer from a snapshot; [`tool::ContextTools`]
 //! is the `code_context` MCP tool (and what `refscope context` prints):
 //! it finds the task, indexes its revisions on first use and applies the
-//! [`settings`]. The schema is documented in the README.
+//! [`settings`]. The schema is documented in
+//! `docs/code-context.md`.
 //!
 //! ```no_run
 //! use refscope_mcp_bridge::context::settings::ContextSettings;

@@ -1,7 +1,7 @@
 //! The refscope query language: a small, composable language over the
 //! engine's read API. Text → tokens ([`lexer`]) → syntax tree ([`ast`],
 //! [`parser`]) → rows of elements ([`eval`]) → text or JSON ([`output`]).
-//! The grammar and examples are in the README.
+//! The grammar and examples are in `docs/query-language.md`.
 //!
 //! ```no_run
 //! use refscope_engine::{Snapshot, Store};

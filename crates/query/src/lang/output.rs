@@ -1,5 +1,5 @@
 //! Answers for people (aligned text) and programs (JSON, a schema of its
-//! own documented in the README).
+//! own documented in `docs/query-language.md`).
 
 use serde::Serialize;
 

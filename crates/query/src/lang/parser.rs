@@ -1,5 +1,5 @@
 //! The recursive-descent parser: tokens → [`Query`]. The grammar (EBNF) is
-//! in the README; each function here is one of its rules.
+//! in `docs/query-language.md`; each function here is one of its rules.
 
 use super::ast::{
     CompareOp, Condition, Expr, Field, KindSelector, Query, Relation, Revision, Selector, SetOp,

@@ -1,5 +1,5 @@
 //! The query language end to end: parsing, evaluation over indexed
-//! fixtures, and the README's examples as the code answers them.
+//! fixtures, and the examples of `docs/query-language.md` as the code answers them.
 
 mod common;
 mod eval;

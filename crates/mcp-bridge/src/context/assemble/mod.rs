@@ -33,8 +33,8 @@ use request::parse_ranges;
 
 pub use request::{ContextError, ContextRequest, ContextSources};
 
-/// Builds the answer for `request` (see the README's "Code-context JSON"
-/// for the schema).
+/// Builds the answer for `request` (the schema is in
+/// `docs/code-context.md`, "The code-context JSON").
 pub fn assemble(
     sources: &ContextSources<'_, '_>,
     request: &ContextRequest<'_>,
