@@ -3,6 +3,7 @@
 
 #![allow(dead_code, unused_imports)] // each test binary uses its own part
 
+pub mod doc_examples;
 pub mod oracle;
 
 use std::path::{Path, PathBuf};

@@ -13,6 +13,7 @@ mod common;
 
 mod aicr_python;
 mod corpus_lang3;
+mod doc_examples;
 mod golden;
 mod history;
 mod javac;

@@ -12,6 +12,7 @@ mod aicr_cli;
 mod cli;
 mod context;
 mod crash;
+mod doc_examples;
 mod fixtures;
 mod flavors;
 mod golden;
