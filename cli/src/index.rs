@@ -81,6 +81,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
     let config = IndexConfig {
         jobs: args.jobs,
         classpath,
+        limits: limits.clone(),
         ..IndexConfig::default()
     };
     let mut indexer = Indexer::new(&store, config);

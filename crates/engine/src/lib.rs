@@ -31,12 +31,12 @@
 //! # Ok::<(), refscope_engine::Error>(())
 //! ```
 
-mod db;
 mod error;
 mod index;
 mod parallel;
 mod snapshot;
 mod source;
+mod symtab;
 mod watch;
 
 pub use error::Error;
@@ -46,7 +46,9 @@ pub use snapshot::{
     FileData, FoundElement, Implementation, RefHit, RevisionCache, Snapshot, glob_matches,
     id_matches, package_of,
 };
-pub use source::{BlobReader, Revision, RevisionKind, Source, SourceLimits, WorkTree};
+pub use source::{
+    BlobReader, Changes, Files, Revision, RevisionKind, Source, SourceFile, SourceLimits, WorkTree,
+};
 pub use watch::{WatchConfig, WatchEvent, watch};
 
 /// The vocabulary of answers: element kinds and modifiers, records,

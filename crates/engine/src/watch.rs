@@ -2,12 +2,12 @@
 //!
 //! File system events (notify) are gathered until the directory has been
 //! quiet for a moment (editors save in bursts: a temporary file, a rename),
-//! then only the paths they name are read again and the files on disk are
-//! indexed as a work-tree revision by one long-lived [`Indexer`], which
-//! keeps the last revision's signatures in memory: a body edit parses and
-//! resolves one file. Each update commits in one transaction that also
-//! removes the previous work-tree revision, so readers see the last
-//! complete state and never a half-written one.
+//! then only the paths they name are read again, and their changes are
+//! indexed as a work-tree revision layered over the previous one: a body
+//! edit parses and resolves one file, whatever the size of the tree. Each
+//! update commits in one transaction that also removes the previous
+//! work-tree revision, so readers see the last complete state and never a
+//! half-written one.
 
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -18,7 +18,7 @@ use notify::{RecursiveMode, Watcher};
 
 use crate::error::Error;
 use crate::index::{IndexConfig, IndexSummary, Indexer, Progress};
-use crate::source::{Source, SourceLimits, WorkTree};
+use crate::source::{Revision, Source, SourceLimits, WorkTree};
 use refscope_store::Store;
 
 /// How to watch.
@@ -93,10 +93,15 @@ pub fn watch(
     );
     let started = Instant::now();
     let mut tree = WorkTree::scan(&root, &config.limits);
-    let n_files = tree.revision().files.len();
-    if update(&mut indexer, &source, &tree, n_files, started, on_event).is_break() {
-        return Ok(());
-    }
+    let revision = tree.revision();
+    let n_files = match &revision.files {
+        crate::source::Files::All { files, .. } => files.len(),
+        _ => 0,
+    };
+    let mut base = match update(&mut indexer, &source, &revision, n_files, started, on_event) {
+        ControlFlow::Break(()) => return Ok(()),
+        ControlFlow::Continue(base) => base,
+    };
     loop {
         let Ok(first) = events.recv() else {
             return Err(watch_error(notify::Error::generic("the watcher stopped")));
@@ -128,30 +133,35 @@ pub fn watch(
                 }
             }
         }
-        let n_changed = if rescan {
-            let before = tree.revision();
+        let (revision, n_changed) = if rescan {
             tree = WorkTree::scan(&root, &config.limits);
-            let after = tree.revision();
-            count_changes(&before, &after)
+            (tree.revision(), usize::MAX)
         } else {
             paths.sort();
             paths.dedup();
-            tree.refresh(&paths)
+            let n_changed = tree.refresh(&paths);
+            if n_changed == 0 {
+                continue;
+            }
+            let over = base.as_deref().map(|base| tree.changes_since(base));
+            (over.unwrap_or_else(|| tree.revision()), n_changed)
         };
-        if n_changed == 0 {
-            continue;
-        }
-        if update(
+        let n_changed = match (n_changed, &revision.files) {
+            (usize::MAX, crate::source::Files::All { files, .. }) => files.len(),
+            (n, _) => n,
+        };
+        match update(
             &mut indexer,
             &source,
-            &tree,
+            &revision,
             n_changed,
             burst_started,
             on_event,
-        )
-        .is_break()
-        {
-            return Ok(());
+        ) {
+            ControlFlow::Break(()) => return Ok(()),
+            ControlFlow::Continue(Some(indexed)) => base = Some(indexed),
+            // The update failed (reported): the next one lists every file.
+            ControlFlow::Continue(None) => base = None,
         }
     }
 }
@@ -171,45 +181,41 @@ fn may_change_files(event: &notify::Event) -> bool {
     }
 }
 
-/// Indexes the tree as it is now and reports it.
+/// Indexes `revision` and reports it; the name of the revision indexed,
+/// or `None` when it failed.
 fn update(
     indexer: &mut Indexer<'_>,
     source: &Source,
-    tree: &WorkTree,
+    revision: &Revision,
     n_changed: usize,
     started: Instant,
     on_event: &mut dyn FnMut(WatchEvent) -> ControlFlow<()>,
-) -> ControlFlow<()> {
-    let revision = tree.revision();
+) -> ControlFlow<(), Option<String>> {
     let mut progress_events = Vec::new();
-    let result = indexer.index(source, &revision, &mut |p| progress_events.push(p));
+    let result = indexer.index(source, revision, &mut |p| progress_events.push(p));
     for progress in progress_events {
-        on_event(WatchEvent::Progress(progress))?;
+        if on_event(WatchEvent::Progress(progress)).is_break() {
+            return ControlFlow::Break(());
+        }
     }
     match result {
-        Ok(summary) => on_event(WatchEvent::Updated {
-            summary,
-            n_changed,
-            elapsed: started.elapsed(),
-        }),
-        Err(error) => on_event(WatchEvent::Failed(error)),
+        Ok(summary) => {
+            let name = summary.revision.clone();
+            let reported = on_event(WatchEvent::Updated {
+                summary,
+                n_changed,
+                elapsed: started.elapsed(),
+            });
+            match reported {
+                ControlFlow::Break(()) => ControlFlow::Break(()),
+                ControlFlow::Continue(()) => ControlFlow::Continue(Some(name)),
+            }
+        }
+        Err(error) => match on_event(WatchEvent::Failed(error)) {
+            ControlFlow::Break(()) => ControlFlow::Break(()),
+            ControlFlow::Continue(()) => ControlFlow::Continue(None),
+        },
     }
-}
-
-/// Files added, changed or removed between two revisions of a directory.
-fn count_changes(before: &crate::source::Revision, after: &crate::source::Revision) -> usize {
-    let old: std::collections::HashMap<&str, _> = before
-        .files
-        .iter()
-        .map(|f| (f.path.as_str(), f.blob_id))
-        .collect();
-    let new: std::collections::HashMap<&str, _> = after
-        .files
-        .iter()
-        .map(|f| (f.path.as_str(), f.blob_id))
-        .collect();
-    let changed = new.iter().filter(|(p, b)| old.get(*p) != Some(*b)).count();
-    changed + old.keys().filter(|p| !new.contains_key(*p)).count()
 }
 
 #[cfg(test)]

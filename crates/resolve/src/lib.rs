@@ -91,32 +91,11 @@ pub fn resolve_file_tracked(
     let records = crate::records::element_records(facts, &qualifier);
     let resolution = resolve_file(table, &qualifier, facts, file);
     drop(qualifier);
-    let deps = log.finish();
-    let deps_digest = lookups_digest(table, universe, file, &deps);
     TrackedResolution {
         records,
         resolution,
-        deps,
-        deps_digest,
+        deps: log.finish(),
     }
-}
-
-/// A digest of what each of `names` leads to for file `file` in the
-/// revision of `table` and `universe`: equal digests in two revisions mean
-/// the file, unchanged, resolves alike in both.
-pub fn lookups_digest(
-    table: &SymbolTable,
-    universe: &TypeUniverse,
-    file: u32,
-    names: &[impl AsRef<str>],
-) -> [u8; 16] {
-    let scope = FileScope::new(table, file, None);
-    let mut digest = refscope_syntax::digest::Digest128::new(b"lookups");
-    scope.lookup_digests(names, universe, |name, lookup| {
-        digest.write_str(name);
-        digest.write(lookup);
-    });
-    digest.finish()
 }
 
 /// Resolves every reference site of file `file` (its index in the table's

@@ -330,8 +330,7 @@ impl StoredResolution {
 }
 
 /// A file's qualified records and resolution, with the names they looked
-/// up (see [`refscope_symbols::lookups`]) and the digest of what those
-/// names led to.
+/// up (see [`refscope_symbols::lookups`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TrackedResolution {
     /// The element records, by element index.
@@ -340,6 +339,4 @@ pub struct TrackedResolution {
     pub resolution: FileResolution,
     /// Every class key and type name looked up, sorted.
     pub deps: Vec<Box<str>>,
-    /// [`lookups_digest`] of `deps` in the revision resolved.
-    pub deps_digest: [u8; 16],
 }

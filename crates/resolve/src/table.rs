@@ -11,12 +11,6 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::class::{ClassCopies, ClassEntry, implement_if_interface, is_anonymous, source_root};
 use crate::ty::{Found, Ty};
 
-/// Method lookups by (source root of the asking file when the revision
-/// has duplicated classes, else 0; type; name).
-/// [`FileScope::lookup_digests`] answers by memo partition, then name
-/// (two levels, so that a lookup needs no owned key).
-pub type LookupMemo = std::sync::RwLock<HashMap<u32, HashMap<Box<str>, [u8; 16]>>>;
-
 /// Every source copy of a class, by key, as other files see them (what
 /// the database's class query answers): the same for every file of a
 /// revision, so files resolved outside tracked queries share them.
@@ -49,8 +43,6 @@ impl MethodMemo {
 pub struct SharedMemos {
     /// Method lookups.
     pub methods: Arc<MethodMemo>,
-    /// [`SymbolTable::lookup_digests`].
-    pub lookups: Arc<LookupMemo>,
     /// Class copies by key, for resolutions whose lookups the database
     /// need not record (not shared by partition: the copies are the same
     /// for every file).
@@ -98,8 +90,6 @@ pub struct SymbolTable<'s> {
     /// With an external source: memos shared with the tables of the
     /// revision's other files, and this file's partition of them.
     pub(crate) shared: Option<SharedMemos>,
-    /// [`FileScope::lookup_digests`] by (memo partition, name).
-    pub(crate) lookup_memo: Arc<LookupMemo>,
     /// Paths of the revision's files, by file index.
     pub(crate) paths: Vec<String>,
     /// Source root of each file (an interned id).
@@ -131,9 +121,6 @@ impl<'s> SymbolTable<'s> {
             cache: Default::default(),
             method_memo: Default::default(),
             hierarchy_memo: Default::default(),
-            lookup_memo: shared
-                .as_ref()
-                .map_or_else(Default::default, |s| s.lookups.clone()),
             shared,
             paths: Vec::new(),
             roots: Vec::new(),
@@ -190,7 +177,6 @@ impl<'s> SymbolTable<'s> {
             method_memo: Default::default(),
             hierarchy_memo: Default::default(),
             shared: None,
-            lookup_memo: Default::default(),
             paths,
             roots,
             duplicates,

@@ -263,8 +263,9 @@ mod tests {
             .db()
             .execute(
                 "INSERT INTO revisions (name, kind, indexed_at, n_files, n_elements, n_ref_sites, \
-                 n_skipped, n_syntax_errors, seconds, context_digest, library_digest) \
-                 VALUES ('r', 'commit', 0, 0, 0, 0, 0, 0, 0, x'', x'')",
+                 n_skipped, n_syntax_errors, seconds, library_digest, tree, symbols_offset, \
+                 symbols_len, lookups_offset, lookups_len) \
+                 VALUES ('r', 'commit', 0, 0, 0, 0, 0, 0, 0, x'', 0, 0, 0, 0, 0)",
                 [],
             )
             .unwrap();

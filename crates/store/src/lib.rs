@@ -1,7 +1,9 @@
-//! The persistent store of refscope: a directory holding the blob pack of
-//! per-file facts (`facts.pack`) and a SQLite database in WAL mode
-//! (`refscope.sqlite`) with revisions, manifests, units, elements and the
-//! global reference index; review tasks in `tasks.sqlite` beside it.
+//! The persistent store of refscope: a directory holding the pack
+//! (`facts.pack`: per-file facts, and the layers of each revision's symbol
+//! table and dependency index) and a SQLite database in WAL mode
+//! (`refscope.sqlite`) with revisions, their manifest trees, units,
+//! elements and the global reference index; review tasks in
+//! `tasks.sqlite` beside it.
 //!
 //! Every SQL statement of refscope is in this crate, behind typed
 //! functions: reads are methods of [`Store`], an index's writes methods of
@@ -26,41 +28,48 @@
 mod blob;
 mod blobs;
 mod bulk;
+mod chain;
+mod codec;
 mod error;
 mod journal;
+mod layers;
 mod links;
 mod lock;
-mod manifest;
 mod names;
 mod open;
 mod pack;
 mod references;
 mod revisions;
+mod symbols;
 mod tasks;
 mod transaction;
+mod tree;
 mod units;
 mod writeback;
 
 pub use blob::BlobId;
 pub use blobs::BlobStats;
+pub use chain::{LayerChain, write_full_layer};
 pub use error::Error;
 pub use journal::Journal;
+pub use layers::{BulkLayer, LayerBuilder, LayerKind, MAX_DEPTH};
 pub use links::{Links, SortedLinks};
 pub use lock::WriteLock;
-pub use manifest::FileEntry;
 pub use open::Store;
 pub use pack::{EncodedFacts, PackLocation, PackReader, PackWriter, encode_facts};
 pub use references::ElementKey;
-pub use revisions::{Donor, NewRevision, RevisionRow, RevisionTotals};
+pub use revisions::{NewRevision, RevisionRow, RevisionTotals, TreeReader};
+pub use symbols::{NO_FILE, TypeEntry, UnitSymbols};
 pub use tasks::{TASKS_FILE, Task, TaskTable};
 pub use transaction::IndexTransaction;
-pub use units::{ElementIndex, NewUnit, UnitLookups, UnitWriter};
+pub use tree::{FileEntry, FileValue, TreeChange};
+pub use units::{ElementIndex, NewUnit, UnitWriter};
 pub use writeback::Writeback;
 
 /// The store format this build reads and writes. Bump it whenever the
 /// schema, the archived facts or the digests (`refscope_syntax::digest`)
 /// change.
-pub const FORMAT_VERSION: u32 = 11;
+pub const FORMAT_VERSION: u32 = 12;
 
 const SCHEMA: &str = include_str!("schema.sql");
 const DB_FILE: &str = "refscope.sqlite";

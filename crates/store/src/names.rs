@@ -9,6 +9,8 @@
 //! unit carries its names itself instead of ids into a table of names
 //! that every first index had to write in its serial tail.
 
+use crate::codec::{Damaged, Reader, write_varint};
+
 /// A list that does not decode: the store is damaged.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct BadNames;
@@ -25,8 +27,8 @@ pub(crate) fn encode_names<N: AsRef<str>>(names: &[N]) -> Vec<u8> {
             .zip(name)
             .take_while(|(a, b)| a == b)
             .count();
-        write_varint(&mut out, shared);
-        write_varint(&mut out, name.len() - shared);
+        write_varint(&mut out, shared as u64);
+        write_varint(&mut out, (name.len() - shared) as u64);
         out.extend_from_slice(&name[shared..]);
         previous = name;
     }
@@ -34,44 +36,22 @@ pub(crate) fn encode_names<N: AsRef<str>>(names: &[N]) -> Vec<u8> {
 }
 
 /// The names of an [`encode_names`] list.
-pub(crate) fn decode_names(mut bytes: &[u8]) -> Result<Vec<String>, BadNames> {
+pub(crate) fn decode_names(bytes: &[u8]) -> Result<Vec<String>, BadNames> {
+    let mut reader = Reader::new(bytes);
     let mut names = Vec::new();
     let mut name: Vec<u8> = Vec::new();
-    while !bytes.is_empty() {
-        let shared = read_varint(&mut bytes)?;
-        let rest = read_varint(&mut bytes)?;
-        if shared > name.len() || rest > bytes.len() {
+    while !reader.is_empty() {
+        let shared =
+            usize::try_from(reader.varint().map_err(|Damaged| BadNames)?).map_err(|_| BadNames)?;
+        let rest = reader.len().map_err(|Damaged| BadNames)?;
+        if shared > name.len() {
             return Err(BadNames);
         }
         name.truncate(shared);
-        name.extend_from_slice(&bytes[..rest]);
-        bytes = &bytes[rest..];
+        name.extend_from_slice(reader.take(rest).map_err(|Damaged| BadNames)?);
         names.push(String::from_utf8(name.clone()).map_err(|_| BadNames)?);
     }
     Ok(names)
-}
-
-fn write_varint(out: &mut Vec<u8>, mut value: usize) {
-    while value >= 0x80 {
-        out.push((value as u8 & 0x7f) | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
-}
-
-fn read_varint(bytes: &mut &[u8]) -> Result<usize, BadNames> {
-    let mut value = 0usize;
-    for shift in (0..usize::BITS).step_by(7) {
-        let (&byte, rest) = bytes.split_first().ok_or(BadNames)?;
-        *bytes = rest;
-        value |= usize::from(byte & 0x7f)
-            .checked_shl(shift)
-            .ok_or(BadNames)?;
-        if byte & 0x80 == 0 {
-            return Ok(value);
-        }
-    }
-    Err(BadNames)
 }
 
 #[cfg(test)]

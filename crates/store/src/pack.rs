@@ -39,6 +39,7 @@ use refscope_syntax::facts::{
 };
 
 const MAGIC: &[u8; 4] = b"RSF2";
+const SECTION_MAGIC: &[u8; 4] = b"RSS1";
 const HEADER_LEN: u64 = 48;
 const ALIGN: u64 = 16;
 
@@ -241,6 +242,31 @@ impl PackWriter {
         })
     }
 
+    /// Appends a section: a record of the store's own (a layer of a
+    /// revision's symbol table or dependency index, see `layers.rs`),
+    /// with a header of magic `RSS1`, payload length, CRC-32 and `kind`.
+    pub fn append_section(&mut self, kind: u32, payload: &[u8]) -> Result<PackLocation, Error> {
+        let offset = self.position;
+        let mut header = [0u8; HEADER_LEN as usize];
+        header[0..4].copy_from_slice(SECTION_MAGIC);
+        header[4..8].copy_from_slice(&(payload.len() as u32).to_le_bytes());
+        header[8..12].copy_from_slice(&crc32fast::hash(payload).to_le_bytes());
+        header[12..16].copy_from_slice(&kind.to_le_bytes());
+        let padding = (ALIGN - (payload.len() as u64 % ALIGN)) % ALIGN;
+        let io = |e| Error::io(&self.path, e);
+        self.out.write_all(&header).map_err(io)?;
+        self.out.write_all(payload).map_err(io)?;
+        self.out
+            .write_all(&[0u8; ALIGN as usize][..padding as usize])
+            .map_err(io)?;
+        self.position += HEADER_LEN + payload.len() as u64 + padding;
+        Ok(PackLocation {
+            offset,
+            len: payload.len() as u64,
+            declarations_len: 0,
+        })
+    }
+
     /// Flushes and syncs everything appended; returns the new length.
     pub fn finish(mut self) -> Result<u64, Error> {
         self.out.flush().map_err(|e| Error::io(&self.path, e))?;
@@ -425,6 +451,79 @@ impl PackReader {
         Ok(payload)
     }
 
+    /// The payload of the section of `kind` at `at` (see
+    /// [`PackWriter::append_section`]), checked against its header and
+    /// checksum; `what` names it in errors. Borrowed from the map when the
+    /// pack is mapped.
+    pub fn section(
+        &self,
+        kind: u32,
+        at: PackLocation,
+        what: &str,
+    ) -> Result<std::borrow::Cow<'_, [u8]>, Error> {
+        self.read_section(kind, at, what, true)
+    }
+
+    /// [`Self::section`] without the checksum, for a section whose
+    /// checksum was checked before by this reader: a mapped section read
+    /// again and again.
+    pub fn section_again(
+        &self,
+        kind: u32,
+        at: PackLocation,
+        what: &str,
+    ) -> Result<std::borrow::Cow<'_, [u8]>, Error> {
+        self.read_section(kind, at, what, false)
+    }
+
+    fn read_section(
+        &self,
+        kind: u32,
+        at: PackLocation,
+        what: &str,
+        checksum: bool,
+    ) -> Result<std::borrow::Cow<'_, [u8]>, Error> {
+        let start = at.offset as usize;
+        let end = start
+            .saturating_add(HEADER_LEN as usize)
+            .saturating_add(at.len as usize);
+        let outside = || self.corrupt(format!("{what} at offset {start} lies outside the pack"));
+        if !start.is_multiple_of(ALIGN as usize) {
+            return Err(outside());
+        }
+        let record: std::borrow::Cow<'_, [u8]> = match &self.bytes {
+            PackBytes::Mapped(map) => map.get(start..end).ok_or_else(outside)?.into(),
+            PackBytes::Read(vec) => vec.get(start..end).ok_or_else(outside)?.into(),
+            PackBytes::Unmapped(file) => {
+                use std::os::unix::fs::FileExt;
+                let mut bytes = vec![0u8; end - start];
+                file.read_exact_at(&mut bytes, at.offset)
+                    .map_err(|e| match e.kind() {
+                        std::io::ErrorKind::UnexpectedEof => outside(),
+                        _ => Error::io(&self.path, e),
+                    })?;
+                bytes.into()
+            }
+        };
+        let header = &record[..HEADER_LEN as usize];
+        let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("4 bytes"));
+        if &header[0..4] != SECTION_MAGIC || u64::from(word(4)) != at.len || word(12) != kind {
+            return Err(self.corrupt(format!(
+                "the header of {what} at offset {start} does not match"
+            )));
+        }
+        if checksum && crc32fast::hash(&record[HEADER_LEN as usize..]) != word(8) {
+            return Err(self.corrupt(format!("{what} at offset {start} fails its checksum")));
+        }
+        Ok(match record {
+            std::borrow::Cow::Borrowed(bytes) => bytes[HEADER_LEN as usize..].into(),
+            std::borrow::Cow::Owned(mut bytes) => {
+                bytes.drain(..HEADER_LEN as usize);
+                bytes.into()
+            }
+        })
+    }
+
     /// `bytes` validated as an archived `T`.
     fn access<'b, T>(&self, blob_id: &BlobId, bytes: &'b [u8]) -> Result<&'b T, Error>
     where
@@ -435,7 +534,7 @@ impl PackReader {
             .map_err(|e| self.corrupt(format!("record of blob {blob_id} does not validate: {e}")))
     }
 
-    fn corrupt(&self, message: String) -> Error {
+    pub(crate) fn corrupt(&self, message: String) -> Error {
         Error::Corrupt {
             path: self.path.parent().unwrap_or(&self.path).to_path_buf(),
             message,

@@ -1,16 +1,13 @@
 //! Revisions: the catalog of what is indexed.
 
-use std::collections::HashMap;
-
 use rusqlite::{OptionalExtension, params};
 
 use crate::blob::BlobId;
 use crate::error::Error;
-use crate::manifest::{
-    BadChunk, FileEntry, delete_manifest, read_file, read_manifest, write_manifest,
-};
 use crate::open::Store;
+use crate::pack::PackLocation;
 use crate::transaction::IndexTransaction;
+use crate::tree::{FileEntry, FileValue, NodeCache, TreeChange, TreeError, Trees};
 
 /// A summary row of an indexed revision.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,8 +34,20 @@ pub struct RevisionRow {
     pub n_skipped: u64,
     /// Syntax error nodes over all files.
     pub n_syntax_errors: u64,
+    /// Files with bytes that are not UTF-8.
+    pub n_invalid_utf8_files: u64,
     /// Time the indexing took.
     pub seconds: f64,
+    /// Digest of the libraries it was resolved with.
+    pub library_digest: [u8; 16],
+    /// The revision it was written as a layer over, if any.
+    pub parent: Option<String>,
+    /// The root of its manifest tree.
+    pub tree: i64,
+    /// The newest layer of its symbol table.
+    pub symbols: PackLocation,
+    /// The newest layer of its dependency index.
+    pub lookups: PackLocation,
 }
 
 impl Store {
@@ -88,7 +97,8 @@ impl Store {
 }
 
 const REVISION_COLUMNS: &str = "SELECT id, name, kind, branch, indexed_at, n_files, n_elements, \
-     n_ref_sites, n_skipped, n_syntax_errors, seconds, root FROM revisions";
+     n_ref_sites, n_skipped, n_syntax_errors, seconds, root, library_digest, parent, tree, \
+     symbols_offset, symbols_len, lookups_offset, lookups_len, n_invalid_utf8_files FROM revisions";
 
 fn revision_row(row: &rusqlite::Row) -> rusqlite::Result<RevisionRow> {
     Ok(RevisionRow {
@@ -104,6 +114,31 @@ fn revision_row(row: &rusqlite::Row) -> rusqlite::Result<RevisionRow> {
         n_syntax_errors: row.get::<_, i64>(9)? as u64,
         seconds: row.get(10)?,
         root: row.get(11)?,
+        library_digest: digest_column(row, 12)?,
+        parent: row.get(13)?,
+        tree: row.get(14)?,
+        symbols: location_columns(row, 15)?,
+        lookups: location_columns(row, 17)?,
+        n_invalid_utf8_files: row.get::<_, i64>(19)? as u64,
+    })
+}
+
+fn digest_column(row: &rusqlite::Row, at: usize) -> rusqlite::Result<[u8; 16]> {
+    let bytes: Vec<u8> = row.get(at)?;
+    bytes.try_into().map_err(|_| {
+        rusqlite::Error::FromSqlConversionFailure(
+            at,
+            rusqlite::types::Type::Blob,
+            "a digest is 16 bytes".into(),
+        )
+    })
+}
+
+fn location_columns(row: &rusqlite::Row, at: usize) -> rusqlite::Result<PackLocation> {
+    Ok(PackLocation {
+        offset: row.get::<_, i64>(at)? as u64,
+        len: row.get::<_, i64>(at + 1)? as u64,
+        declarations_len: 0,
     })
 }
 
@@ -118,11 +153,16 @@ pub struct NewRevision<'a> {
     pub branch: Option<&'a str>,
     /// The directory the files were read from.
     pub root: &'a str,
-    /// Digest of everything resolution depends on besides a file's own
-    /// content: the libraries and every file's path and signature digest.
-    pub context_digest: [u8; 16],
     /// Digest of the libraries alone (JDK, class path).
     pub library_digest: [u8; 16],
+    /// The revision it is written as a layer over, if any.
+    pub parent: Option<&'a str>,
+    /// The root of its manifest tree.
+    pub tree: i64,
+    /// The newest layer of its symbol table.
+    pub symbols: PackLocation,
+    /// The newest layer of its dependency index.
+    pub lookups: PackLocation,
 }
 
 /// A revision's counts, set once its files are written
@@ -139,19 +179,10 @@ pub struct RevisionTotals {
     pub n_skipped: u64,
     /// Syntax error nodes over all files.
     pub n_syntax_errors: u64,
+    /// Files with bytes that are not UTF-8.
+    pub n_invalid_utf8_files: u64,
     /// Time the indexing took.
     pub seconds: f64,
-}
-
-/// Which earlier revision a new one may share units with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Donor {
-    /// The newest with the same resolution context: an unchanged file
-    /// resolves as there, no questions asked.
-    SameContext,
-    /// The newest with the same libraries: an unchanged file resolves as
-    /// there if every name it looked up leads to the same thing.
-    SameLibraries,
 }
 
 impl IndexTransaction<'_> {
@@ -161,16 +192,22 @@ impl IndexTransaction<'_> {
         self.tx()
             .execute(
                 "INSERT INTO revisions (name, kind, branch, indexed_at, n_files, n_elements, \
-                 n_ref_sites, n_skipped, n_syntax_errors, seconds, root, context_digest, \
-                 library_digest) VALUES (?1, ?2, ?3, ?4, 0, 0, 0, 0, 0, 0, ?5, ?6, ?7)",
+                 n_ref_sites, n_skipped, n_syntax_errors, seconds, root, library_digest, parent, \
+                 tree, symbols_offset, symbols_len, lookups_offset, lookups_len) \
+                 VALUES (?1, ?2, ?3, ?4, 0, 0, 0, 0, 0, 0, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 params![
                     revision.name,
                     revision.kind,
                     revision.branch,
                     unix_now(),
                     revision.root,
-                    &revision.context_digest[..],
                     &revision.library_digest[..],
+                    revision.parent,
+                    revision.tree,
+                    revision.symbols.offset as i64,
+                    revision.symbols.len as i64,
+                    revision.lookups.offset as i64,
+                    revision.lookups.len as i64,
                 ],
             )
             .map_err(|e| self.error(e))?;
@@ -186,7 +223,8 @@ impl IndexTransaction<'_> {
         self.tx()
             .execute(
                 "UPDATE revisions SET n_files = ?2, n_elements = ?3, n_ref_sites = ?4, \
-                 n_skipped = ?5, n_syntax_errors = ?6, seconds = ?7 WHERE id = ?1",
+                 n_skipped = ?5, n_syntax_errors = ?6, seconds = ?7, n_invalid_utf8_files = ?8 \
+                 WHERE id = ?1",
                 params![
                     revision_id,
                     totals.n_files as i64,
@@ -195,6 +233,7 @@ impl IndexTransaction<'_> {
                     totals.n_skipped as i64,
                     totals.n_syntax_errors as i64,
                     totals.seconds,
+                    totals.n_invalid_utf8_files as i64,
                 ],
             )
             .map(drop)
@@ -231,15 +270,6 @@ impl IndexTransaction<'_> {
 
     fn remove_worktrees_except(&self, keep: i64, root: &str) -> rusqlite::Result<()> {
         let tx = self.tx();
-        let others: Vec<i64> = tx
-            .prepare_cached(
-                "SELECT id FROM revisions WHERE kind = 'worktree' AND root = ?1 AND id != ?2",
-            )?
-            .query_map(params![root, keep], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
-        for &other in &others {
-            delete_manifest(tx, other)?;
-        }
         let others = "SELECT id FROM revisions WHERE kind = 'worktree' AND root = ?1 AND id != ?2";
         tx.execute(
             &format!("DELETE FROM skipped_files WHERE revision_id IN ({others})"),
@@ -252,47 +282,42 @@ impl IndexTransaction<'_> {
         Ok(())
     }
 
-    /// The files of the newest indexed revision sharing `digest` (see
-    /// [`Donor`]), as path → (blob, unit); empty when there is none. A
-    /// damaged manifest only costs the sharing.
-    pub fn donor_files(
+    /// Writes the manifest of `files` (path, blob, unit; any order) as a
+    /// tree; its root.
+    pub fn write_tree<'p>(
         &self,
-        donor: Donor,
-        digest: &[u8; 16],
-    ) -> Result<HashMap<String, (BlobId, i64)>, Error> {
-        let column = match donor {
-            Donor::SameContext => "context_digest",
-            Donor::SameLibraries => "library_digest",
-        };
-        let tx = self.tx();
-        let donor: Option<i64> = tx
-            .prepare_cached(&format!(
-                "SELECT id FROM revisions WHERE {column} = ?1 ORDER BY id DESC LIMIT 1"
-            ))
-            .and_then(|mut find| {
-                find.query_row(params![&digest[..]], |r| r.get(0))
-                    .optional()
-            })
-            .map_err(|e| self.error(e))?;
-        let Some(donor) = donor else {
-            return Ok(HashMap::new());
-        };
-        Ok(read_manifest(tx, donor)
-            .map_err(|e| self.error(e))?
-            .unwrap_or_default()
-            .into_iter()
-            .map(|file| (file.path, (file.blob_id, file.unit_id)))
-            .collect())
+        files: impl IntoIterator<Item = (&'p str, BlobId, i64)>,
+    ) -> Result<i64, Error> {
+        Trees::new(self.tx(), &mut NodeCache::new())
+            .write(files)
+            .map_err(|e| self.tree_error(e))
     }
 
-    /// Writes the manifest of revision `revision_id`: `files` as (path,
-    /// blob, unit), in any order.
-    pub fn write_manifest<'p>(
+    /// The manifest `root` with `changes` applied (a path's new blob and
+    /// unit, or `None` to remove it); its root. Writes only the
+    /// directories on the changed paths.
+    pub fn update_tree(
         &self,
-        revision_id: i64,
-        files: impl IntoIterator<Item = (&'p str, BlobId, i64)>,
-    ) -> Result<(), Error> {
-        write_manifest(self.tx(), revision_id, files).map_err(|e| self.error(e))
+        root: i64,
+        changes: &[(&str, Option<FileValue>)],
+    ) -> Result<i64, Error> {
+        Trees::new(self.tx(), &mut NodeCache::new())
+            .update(root, changes)
+            .map_err(|e| self.tree_error(e))
+    }
+
+    fn tree_error(&self, e: TreeError) -> Error {
+        tree_error(self.store(), e)
+    }
+}
+
+fn tree_error(store: &Store, e: TreeError) -> Error {
+    match e {
+        TreeError::Sqlite(e) => store.sqlite_error(e),
+        TreeError::Damaged(node) => Error::Corrupt {
+            path: store.dir().to_path_buf(),
+            message: format!("manifest tree node {node} does not decode"),
+        },
     }
 }
 
@@ -306,9 +331,14 @@ fn unix_now() -> i64 {
 impl Store {
     /// Every file of `revision`, sorted by path.
     pub fn manifest(&self, revision: &RevisionRow) -> Result<Vec<FileEntry>, Error> {
-        read_manifest(self.db(), revision.id)
-            .map_err(|e| self.sqlite_error(e))?
-            .map_err(|BadChunk| self.bad_manifest(revision))
+        self.tree_files(revision.tree)
+    }
+
+    /// Every file of the manifest tree `root`, sorted by path.
+    pub fn tree_files(&self, root: i64) -> Result<Vec<FileEntry>, Error> {
+        Trees::new(self.db(), &mut NodeCache::new())
+            .files(root)
+            .map_err(|e| tree_error(self, e))
     }
 
     /// The file of `revision` at `path`, if it has one.
@@ -317,15 +347,65 @@ impl Store {
         revision: &RevisionRow,
         path: &str,
     ) -> Result<Option<FileEntry>, Error> {
-        read_file(self.db(), revision.id, path)
-            .map_err(|e| self.sqlite_error(e))?
-            .map_err(|BadChunk| self.bad_manifest(revision))
+        let found = Trees::new(self.db(), &mut NodeCache::new())
+            .file(revision.tree, path)
+            .map_err(|e| tree_error(self, e))?;
+        Ok(found.map(|(blob_id, unit_id)| FileEntry {
+            path: path.to_string(),
+            blob_id,
+            unit_id,
+        }))
     }
 
-    fn bad_manifest(&self, revision: &RevisionRow) -> Error {
-        Error::Corrupt {
-            path: self.dir().to_path_buf(),
-            message: format!("the manifest of revision {} does not decode", revision.name),
-        }
+    /// The files of `revision` that were not indexed, with why.
+    pub fn skipped_files(&self, revision: &RevisionRow) -> Result<Vec<(String, String)>, Error> {
+        let mut statement = self
+            .db()
+            .prepare_cached(
+                "SELECT path, reason FROM skipped_files WHERE revision_id = ?1 ORDER BY path",
+            )
+            .map_err(|e| self.sqlite_error(e))?;
+        let rows = statement
+            .query_map(params![revision.id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(|e| self.sqlite_error(e))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(|e| self.sqlite_error(e))
+    }
+}
+
+/// Reads manifest trees, keeping the directories it decoded: for many
+/// lookups in one or a few revisions.
+#[derive(Default)]
+pub struct TreeReader {
+    nodes: NodeCache,
+}
+
+impl TreeReader {
+    /// The blob and unit at `path` in the tree `root` of `store`, if it has
+    /// the file.
+    pub fn file(
+        &mut self,
+        store: &Store,
+        root: i64,
+        path: &str,
+    ) -> Result<Option<FileValue>, Error> {
+        Trees::new(store.db(), &mut self.nodes)
+            .file(root, path)
+            .map_err(|e| tree_error(store, e))
+    }
+
+    /// The files that differ between the trees `old` and `new` of `store`,
+    /// by path.
+    pub fn diff(&mut self, store: &Store, old: i64, new: i64) -> Result<Vec<TreeChange>, Error> {
+        Trees::new(store.db(), &mut self.nodes)
+            .diff(old, new)
+            .map_err(|e| tree_error(store, e))
+    }
+
+    /// Every file of the tree `root` of `store`, by path.
+    pub fn files(&mut self, store: &Store, root: i64) -> Result<Vec<FileEntry>, Error> {
+        Trees::new(store.db(), &mut self.nodes)
+            .files(root)
+            .map_err(|e| tree_error(store, e))
     }
 }

@@ -1,7 +1,8 @@
 -- refscope store (see FORMAT_VERSION in mod.rs).
 --
 -- A revision becomes visible when its row in `revisions` commits, in the
--- same transaction as its `files` rows, so readers never see half of one.
+-- same transaction as everything it wrote, so readers never see half of
+-- one.
 
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
@@ -32,12 +33,13 @@ CREATE TABLE IF NOT EXISTS units (
     -- The blob's resolved references and override links (rkyv archive of
     -- StoredResolution).
     refs    BLOB NOT NULL,
-    -- The names its resolution looked up (sorted, front-coded: see
-    -- store/names.rs) and the digest of what they led to (see
-    -- resolve::lookups_digest): a later revision in which they lead to the
-    -- same things resolves the blob to this unit.
-    deps        BLOB NOT NULL,
-    deps_digest BLOB NOT NULL
+    -- The names its qualification and resolution looked up, found or not
+    -- (sorted, front-coded: see store/names.rs): while each leads where
+    -- it led, the unit stays right for its path.
+    deps    BLOB NOT NULL,
+    -- What the file contributes to the symbol table: its types and its
+    -- classes' signatures without positions (see store/symbols.rs).
+    symbols BLOB NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS revisions (
@@ -54,33 +56,31 @@ CREATE TABLE IF NOT EXISTS revisions (
     n_ref_sites INTEGER NOT NULL,
     n_skipped   INTEGER NOT NULL,
     n_syntax_errors INTEGER NOT NULL,
+    n_invalid_utf8_files INTEGER NOT NULL DEFAULT 0,
     seconds     REAL NOT NULL,
-    -- Digest of everything resolution depends on besides a file's own
-    -- content: the libraries and every file's path and signature digest.
-    -- Two revisions with equal digests resolve an unchanged file the same
-    -- way, so the later one shares the earlier one's unit.
-    context_digest BLOB NOT NULL,
-    -- Digest of the libraries alone (JDK, class path).
-    library_digest BLOB NOT NULL
+    -- Digest of the libraries (JDK, class path) it was resolved with: a
+    -- revision is layered only over one with the same libraries.
+    library_digest BLOB NOT NULL,
+    -- The revision it was written as a layer over (NULL: from scratch),
+    -- by name: the parent may have been removed since.
+    parent      TEXT,
+    -- The root of its manifest tree (see store/tree.rs).
+    tree        INTEGER NOT NULL,
+    -- Its symbol table and dependency index: the newest layer of each in
+    -- the pack (see store/layers.rs).
+    symbols_offset INTEGER NOT NULL,
+    symbols_len    INTEGER NOT NULL,
+    lookups_offset INTEGER NOT NULL,
+    lookups_len    INTEGER NOT NULL
 );
 
-CREATE INDEX IF NOT EXISTS revisions_by_context ON revisions (context_digest);
-
--- The path → (blob, unit) manifest of each revision, by directory: the
--- files directly in one directory are one chunk (see store/manifest.rs),
--- stored once by content and shared by every revision that has them.
-CREATE TABLE IF NOT EXISTS manifest_chunks (
+-- The path → (blob, unit) manifests of the revisions, as trees of
+-- directories stored once by content (see store/tree.rs).
+CREATE TABLE IF NOT EXISTS trees (
     id      INTEGER PRIMARY KEY,
     digest  BLOB NOT NULL UNIQUE,
     entries BLOB NOT NULL
 );
-
-CREATE TABLE IF NOT EXISTS revision_dirs (
-    revision_id INTEGER NOT NULL,
-    dir         TEXT NOT NULL,
-    chunk_id    INTEGER NOT NULL,
-    PRIMARY KEY (revision_id, dir)
-) WITHOUT ROWID;
 
 -- Files of a revision that were not indexed, with why.
 CREATE TABLE IF NOT EXISTS skipped_files (

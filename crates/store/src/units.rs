@@ -2,7 +2,6 @@
 //! revision's context made them, shared by every revision that qualifies
 //! and resolves the blob alike.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use refscope_resolve::records::ElementRecord;
@@ -15,39 +14,11 @@ use crate::blob::BlobId;
 use crate::bulk::BulkInsert;
 use crate::error::Error;
 use crate::links::{HashedName, Links};
-use crate::manifest::FileEntry;
 use crate::names::{decode_names, encode_names};
 use crate::open::Store;
+use crate::symbols::UnitSymbols;
 use crate::transaction::IndexTransaction;
-
-/// The names a unit's resolution looked up, in the order they were
-/// digested, and the digest of what they led to then.
-pub type UnitLookups = (Vec<String>, [u8; 16]);
-
-/// The names each of `units` looked up (in the order they were digested)
-/// and the digest of what they led to then. A unit whose list does not
-/// decode is left out: it is resolved again instead of reused.
-fn load_lookups(
-    tx: &rusqlite::Connection,
-    units: impl Iterator<Item = i64>,
-) -> rusqlite::Result<HashMap<i64, UnitLookups>> {
-    let mut out = HashMap::new();
-    let mut unit_lookups =
-        tx.prepare_cached("SELECT deps, deps_digest FROM units WHERE id = ?1")?;
-    for unit in units {
-        if out.contains_key(&unit) {
-            continue;
-        }
-        let (names, digest): (Vec<u8>, Vec<u8>) =
-            unit_lookups.query_row(params![unit], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        let (Ok(names), Ok(digest)) = (decode_names(&names), <[u8; 16]>::try_from(&digest[..]))
-        else {
-            continue;
-        };
-        out.insert(unit, (names, digest));
-    }
-    Ok(out)
-}
+use crate::tree::FileEntry;
 
 /// A blob's resolution in the form the store writes, made on the worker
 /// that resolved it (see [`Engine::resolve_in_chunks`]): the single writer
@@ -57,10 +28,10 @@ pub struct NewUnit {
     digest: BlobId,
     /// The archived [`StoredResolution`](refscope_resolve::StoredResolution).
     refs: rkyv::util::AlignedVec,
-    /// Names looked up, sorted, front-coded ([`encode_names`]), and
-    /// [`TrackedResolution::deps_digest`].
+    /// Names looked up, sorted, front-coded ([`encode_names`]).
     deps: Vec<u8>,
-    deps_digest: [u8; 16],
+    /// The unit's symbols ([`crate::symbols::encode`]).
+    symbols: Vec<u8>,
     /// The distinct targets of the references.
     targets: Vec<HashedName>,
     /// (element index, target) of each override link.
@@ -70,37 +41,30 @@ pub struct NewUnit {
 }
 
 impl NewUnit {
-    /// The rows of `blob_id`'s resolution, made on the worker that
-    /// resolved it.
-    pub fn new(blob_id: &BlobId, resolved: Arc<TrackedResolution>) -> Self {
-        match Arc::try_unwrap(resolved) {
-            // Unmemoized resolutions come here alone: their records and
-            // names move, and the rest is freed here.
-            Ok(owned) => Self::from_parts(
-                blob_id,
-                &owned.records,
-                &owned.resolution,
-                owned.deps,
-                owned.deps_digest,
-            ),
-            // A memoized one stays with the engine: only the names are
-            // copied, not the references.
-            Err(shared) => Self::from_parts(
-                blob_id,
-                &shared.records,
-                &shared.resolution,
-                shared.deps.clone(),
-                shared.deps_digest,
-            ),
-        }
+    /// The rows of `blob_id`'s resolution and symbols, made on the worker
+    /// that resolved it. `deps` are every name the file's qualification
+    /// and resolution looked up, sorted.
+    pub fn new(
+        blob_id: &BlobId,
+        resolved: Arc<TrackedResolution>,
+        deps: &[impl AsRef<str>],
+        symbols: &UnitSymbols,
+    ) -> Self {
+        Self::from_parts(
+            blob_id,
+            &resolved.records,
+            &resolved.resolution,
+            deps,
+            symbols,
+        )
     }
 
     fn from_parts(
         blob_id: &BlobId,
         records: &[ElementRecord],
         resolution: &FileResolution,
-        deps: Vec<Box<str>>,
-        deps_digest: [u8; 16],
+        deps: &[impl AsRef<str>],
+        symbols: &UnitSymbols,
     ) -> Self {
         let stored = resolution.to_stored();
         // Archived resolutions come to about 55 bytes per reference on the
@@ -108,7 +72,9 @@ impl NewUnit {
         let buffer = rkyv::util::AlignedVec::with_capacity(64 * stored.n_refs() + 256);
         let refs = rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(&stored, buffer)
             .expect("resolutions serialize");
-        let digest = unit_digest(blob_id, records, &refs, &deps);
+        let deps = encode_names(deps);
+        let symbols = crate::symbols::encode(symbols);
+        let digest = unit_digest(blob_id, records, &refs, &deps, &symbols);
         let overrides = resolution
             .overrides
             .iter()
@@ -121,8 +87,8 @@ impl NewUnit {
         NewUnit {
             digest,
             refs,
-            deps: encode_names(&deps),
-            deps_digest,
+            deps,
+            symbols,
             targets: stored
                 .target_ids()
                 .into_iter()
@@ -253,7 +219,7 @@ fn store_unit(
         digest,
         refs,
         deps,
-        deps_digest,
+        symbols,
         targets,
         overrides,
         elements,
@@ -263,23 +229,17 @@ fn store_unit(
         .query_row(params![&digest.0[..]], |r| r.get(0))
         .optional()?;
     if let Some(id) = existing {
-        // The same names looked up led to the same unit under other
-        // signatures. Either digest proves the unit right for a revision
-        // matching it; the newest one is what the next revision, whose
-        // donor is the newest, most likely matches.
-        tx.prepare_cached("UPDATE units SET deps_digest = ?2 WHERE id = ?1")?
-            .execute(params![id, &deps_digest[..]])?;
         return Ok(id);
     }
     tx.prepare_cached(
-        "INSERT INTO units (blob_id, digest, refs, deps, deps_digest) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO units (blob_id, digest, refs, deps, symbols) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
     .execute(params![
         &blob_id.0[..],
         &digest.0[..],
         &refs[..],
         deps,
-        &deps_digest[..]
+        symbols
     ])?;
     let unit = tx.last_insert_rowid();
     // Most targets are referenced several times: the stored form has each
@@ -314,20 +274,20 @@ fn store_unit(
 }
 
 /// A digest of a unit's content: the blob, its qualified names, its
-/// resolution and the names it looked up (SHA-1 over the serialized
-/// references cost more than storing them).
+/// resolution, the names it looked up and its symbols (SHA-1 over the
+/// serialized references cost more than storing them).
 fn unit_digest(
     blob_id: &BlobId,
     records: &[ElementRecord],
     refs: &[u8],
-    deps: &[Box<str>],
+    deps: &[u8],
+    symbols: &[u8],
 ) -> BlobId {
     let mut digest = Digest128::new(b"unit");
     digest.write(&blob_id.0);
     digest.write(refs);
-    for name in deps {
-        digest.write_str(name);
-    }
+    digest.write(deps);
+    digest.write(symbols);
     for r in records {
         digest.write_str(&r.element_id);
         digest.write_str(r.owner.as_deref().unwrap_or(""));
@@ -381,16 +341,6 @@ impl ElementIndex {
 const ELEMENTS_BY_ID: &str = "CREATE INDEX IF NOT EXISTS elements_by_id ON elements (element_id)";
 
 impl<'s> IndexTransaction<'s> {
-    /// The names each of `units` looked up (in the order they were
-    /// digested) and the digest of what they led to then. A unit whose list
-    /// does not decode is left out: it is resolved again instead of reused.
-    pub fn unit_lookups(
-        &self,
-        units: impl Iterator<Item = i64>,
-    ) -> Result<HashMap<i64, UnitLookups>, Error> {
-        load_lookups(self.tx(), units).map_err(|e| self.error(e))
-    }
-
     /// Defers the element index while the `elements` table is filled from
     /// empty (see [`ElementIndex`]).
     pub fn defer_element_index(&self) -> Result<ElementIndex, Error> {
@@ -412,6 +362,33 @@ impl<'s> IndexTransaction<'s> {
 }
 
 impl Store {
+    /// The names unit `unit` looked up, sorted.
+    pub fn unit_deps(&self, unit: i64) -> Result<Vec<String>, Error> {
+        let bytes: Vec<u8> = self
+            .db()
+            .prepare_cached("SELECT deps FROM units WHERE id = ?1")
+            .and_then(|mut select| select.query_row(params![unit], |r| r.get(0)))
+            .map_err(|e| self.sqlite_error(e))?;
+        decode_names(&bytes).map_err(|_| self.bad_unit(unit, "names looked up"))
+    }
+
+    /// The symbols of unit `unit`.
+    pub fn unit_symbols(&self, unit: i64) -> Result<UnitSymbols, Error> {
+        let bytes: Vec<u8> = self
+            .db()
+            .prepare_cached("SELECT symbols FROM units WHERE id = ?1")
+            .and_then(|mut select| select.query_row(params![unit], |r| r.get(0)))
+            .map_err(|e| self.sqlite_error(e))?;
+        crate::symbols::decode(&bytes).map_err(|_| self.bad_unit(unit, "symbols"))
+    }
+
+    fn bad_unit(&self, unit: i64, what: &str) -> Error {
+        Error::Corrupt {
+            path: self.dir().to_path_buf(),
+            message: format!("the {what} of unit {unit} do not decode"),
+        }
+    }
+
     /// The resolution stored for `file`'s unit, validated.
     pub fn unit_resolution(&self, file: &FileEntry) -> Result<StoredResolution, Error> {
         let bytes: Vec<u8> = self

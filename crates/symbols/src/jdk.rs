@@ -127,9 +127,9 @@ impl JdkTypes {
     }
 
     /// A reader of class files, for supertypes; opens archives on demand.
-    pub fn class_reader(&self) -> JdkClassReader<'_> {
+    pub fn class_reader(self: &std::sync::Arc<Self>) -> JdkClassReader {
         JdkClassReader {
-            types: self,
+            types: self.clone(),
             open: Vec::new(),
         }
     }
@@ -142,12 +142,12 @@ fn is_type_name(name: &str) -> bool {
 type JmodArchive = zip::ZipArchive<OffsetReader<BufReader<File>>>;
 
 /// Reads the direct supertypes of JDK classes from their class files.
-pub struct JdkClassReader<'a> {
-    types: &'a JdkTypes,
+pub struct JdkClassReader {
+    types: std::sync::Arc<JdkTypes>,
     open: Vec<(u16, JmodArchive)>,
 }
 
-impl JdkClassReader<'_> {
+impl JdkClassReader {
     /// Binary names of the direct supertypes (superclass first, then
     /// interfaces) of the JDK class `binary`, or `None` when it cannot be
     /// read (no class files, unknown class, unreadable archive).

@@ -10,177 +10,267 @@
 //! be qualified stays as written, the way javac reports error types.
 
 use std::cell::RefCell;
+use std::sync::{Arc, Mutex, RwLock};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use refscope_syntax::facts::{ElementKind, FileFacts, NO_ELEMENT};
 
+use crate::jdk::{JdkClassReader, JdkTypes};
 use crate::lookups::LookupLog;
 
-/// Whether a type comes from the repository or from the JDK.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TypeOrigin {
-    /// Declared in a file of the revision.
-    Source,
-    /// Read from the JDK.
-    Jdk,
+/// The direct supertypes of a type, canonical names, superclass first.
+pub type Supertypes = Arc<[Arc<str>]>;
+
+/// Source types answered one name at a time from outside the universe:
+/// the symbol table of a revision read from a store, when only a few of
+/// its files are resolved and the rest are not read.
+pub trait SourceTypes: Send + Sync {
+    /// The direct supertypes of the source type `canonical` (canonical
+    /// names, as [`TypeUniverse::qualify_supertypes`] gives them), or
+    /// `None` when no source file declares it.
+    fn source_type(&self, canonical: &str) -> Option<Supertypes>;
 }
 
-/// One named type of the universe.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TypeInfo {
-    /// The binary name, `p.Outer$Inner`.
-    pub binary_name: String,
-    /// Where it comes from.
-    pub origin: TypeOrigin,
-    /// Canonical names of its direct supertypes, where known.
-    pub supertypes: Vec<String>,
-}
-
-/// Every named type of a revision, by canonical name (`p.Outer.Inner`).
-#[derive(Debug, Default, PartialEq, Eq)]
+/// Every named type of a revision, by canonical name (`p.Outer.Inner`):
+/// the libraries' (the JDK, jars on the class path), and the revision's
+/// own source types, which replace library types of the same name (so the
+/// JDK's own sources index as source). Source types are held here for a
+/// whole revision, or answered by a [`SourceTypes`].
+#[derive(Default)]
 pub struct TypeUniverse {
-    types: HashMap<String, TypeInfo>,
+    /// Library types, canonical name → binary name.
+    library: HashMap<String, Box<str>>,
+    /// Source types, canonical name → direct supertypes.
+    sources: HashMap<String, Supertypes>,
+    /// Source types answered from outside, with what they answered.
+    external: Option<Arc<dyn SourceTypes>>,
+    external_memo: RwLock<HashMap<Box<str>, Option<Supertypes>>>,
+    /// The JDK's class files, for library supertypes read on first use.
+    jdk_classes: Option<Mutex<JdkClassReader>>,
+    library_supertypes: RwLock<HashMap<Box<str>, Supertypes>>,
+}
+
+impl std::fmt::Debug for TypeUniverse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TypeUniverse")
+            .field("library", &self.library.len())
+            .field("sources", &self.sources.len())
+            .field("external", &self.external.is_some())
+            .finish()
+    }
 }
 
 /// Longest chain of supertypes followed when looking for inherited member
 /// types; guards against cycles in broken code.
 const MAX_INHERITANCE_DEPTH: usize = 24;
 
+/// A type the universe knows, as member type lookups need it.
+enum Known<'u> {
+    Source(Supertypes),
+    /// A library type, by binary name.
+    Library(&'u str),
+}
+
 impl TypeUniverse {
-    /// A universe of the JDK's types (binary names such as
-    /// `java.util.Map$Entry`).
+    /// A universe of library types (binary names such as
+    /// `java.util.Map$Entry`) whose supertypes are not known.
     pub fn with_jdk(binary_names: &[String]) -> Self {
-        let mut types =
-            HashMap::with_capacity_and_hasher(binary_names.len() * 2, Default::default());
+        let mut universe = Self::default();
+        universe.add_library_names(binary_names.iter().map(String::as_str));
+        universe
+    }
+
+    /// A universe of the JDK's types and of the class path's
+    /// (`class_path_names`, binary names); the supertypes of JDK types are
+    /// read from its class files when a member type lookup first needs
+    /// them.
+    pub fn with_libraries<'n>(
+        jdk: &Arc<JdkTypes>,
+        class_path_names: impl IntoIterator<Item = &'n str>,
+    ) -> Self {
+        let mut universe = Self::default();
+        universe.add_library_names(jdk.binary_names.iter().map(String::as_str));
+        universe.add_library_names(class_path_names);
+        universe.jdk_classes = Some(Mutex::new(jdk.class_reader()));
+        universe
+    }
+
+    fn add_library_names<'n>(&mut self, binary_names: impl IntoIterator<Item = &'n str>) {
         for binary in binary_names {
-            // JDK class names never contain `$` except as the nesting
+            // Library class names never contain `$` except as the nesting
             // separator, and anonymous or local classes (`$1`) are skipped.
             let is_nameable = binary
                 .split('$')
                 .skip(1)
                 .all(|part| !part.starts_with(|c: char| c.is_ascii_digit()));
-            if !is_nameable {
-                continue;
+            if is_nameable {
+                self.library
+                    .insert(binary.replace('$', "."), Box::from(binary));
             }
-            types.insert(
-                binary.replace('$', "."),
-                TypeInfo {
-                    binary_name: binary.clone(),
-                    origin: TypeOrigin::Jdk,
-                    supertypes: Vec::new(),
-                },
-            );
         }
-        Self { types }
     }
 
-    /// Adds the types declared in the revision's files. Source types replace
-    /// JDK types of the same name, so the JDK's own sources index as source.
+    /// Answers source types through `external` (see [`SourceTypes`]).
+    pub fn set_external(&mut self, external: Arc<dyn SourceTypes>) {
+        self.external = Some(external);
+    }
+
+    /// Forgets what the external source answered: its answers changed.
+    pub fn forget_external(&self) {
+        self.external_memo.write().expect("memo lock").clear();
+    }
+
+    /// Declares source types by canonical name, their supertypes not known
+    /// yet: the names a revision's files declare, before any file's
+    /// supertypes are qualified ([`Self::qualify_supertypes`]).
+    pub fn declare_sources<'n>(&mut self, names: impl IntoIterator<Item = &'n str>) {
+        let empty: Supertypes = Arc::from(Vec::<Arc<str>>::new());
+        for name in names {
+            self.sources.insert(name.to_string(), empty.clone());
+        }
+    }
+
+    /// Sets the supertypes of the source type `canonical`.
+    pub fn set_supertypes(&mut self, canonical: &str, supertypes: &[String]) {
+        self.sources
+            .insert(canonical.to_string(), to_supertypes(supertypes));
+    }
+
+    /// Adds the types declared in a revision's files, all of them: their
+    /// names first, then each type's supertypes qualified against them
+    /// ([`Self::qualify_supertypes`]).
     pub fn add_sources<'a>(&mut self, files: impl IntoIterator<Item = &'a FileFacts> + Clone) {
-        for facts in files.clone() {
-            for (element, canonical) in facts.elements.iter().zip(canonical_names(facts)) {
-                if let Some(canonical) = canonical {
-                    self.types.insert(
-                        canonical,
-                        TypeInfo {
-                            binary_name: element.binary_name.clone(),
-                            origin: TypeOrigin::Source,
-                            supertypes: Vec::new(),
-                        },
-                    );
-                }
-            }
-        }
-        // Supertypes are qualified once every name is known, in the scope
-        // around each type and without inherited member types (which would
-        // need the supertypes being computed).
-        let mut resolved: Vec<(String, Vec<String>)> = Vec::new();
-        for facts in files {
-            let qualifier = Qualifier::with_inheritance(self, facts, false);
-            for (index, element) in facts.elements.iter().enumerate() {
-                if !element.kind.is_type() {
-                    continue;
-                }
-                let Some(canonical) = qualifier.canonical(index as u32) else {
-                    continue;
-                };
-                let scope = element.parent;
-                let supertypes = element
-                    .supertypes
-                    .iter()
-                    .filter(|s| !s.is_empty())
-                    .filter_map(|s| qualifier.resolve_type_name(scope, s))
-                    .collect();
-                resolved.push((canonical.to_string(), supertypes));
-            }
-        }
-        for (canonical, supertypes) in resolved {
-            if let Some(info) = self.types.get_mut(&canonical) {
-                info.supertypes = supertypes;
-            }
-        }
-    }
-
-    /// Reads the supertypes of the JDK types that the repository's types
-    /// extend, and of theirs in turn, so member types inherited from the
-    /// JDK (`Entry` in a subclass of `AbstractMap`) qualify.
-    pub fn load_jdk_supertypes(&mut self, jdk: &crate::jdk::JdkTypes) {
-        let mut reader = jdk.class_reader();
-        let mut queue: Vec<String> = self
-            .types
-            .values()
-            .filter(|t| t.origin == TypeOrigin::Source)
-            .flat_map(|t| t.supertypes.iter().cloned())
+        let names: Vec<String> = files
+            .clone()
+            .into_iter()
+            .flat_map(|facts| canonical_names(facts).into_iter().flatten())
             .collect();
-        let mut seen: HashSet<String> = HashSet::default();
-        while let Some(canonical) = queue.pop() {
-            if !seen.insert(canonical.clone()) {
-                continue;
-            }
-            let Some(info) = self.types.get(&canonical) else {
-                continue;
-            };
-            if info.origin != TypeOrigin::Jdk {
-                continue;
-            }
-            let Some(supertypes) = reader.supertypes(&info.binary_name) else {
-                continue;
-            };
-            let supertypes: Vec<String> = supertypes.iter().map(|b| b.replace('$', ".")).collect();
-            queue.extend(supertypes.iter().cloned());
-            if let Some(info) = self.types.get_mut(&canonical) {
-                info.supertypes = supertypes;
-            }
+        self.declare_sources(names.iter().map(String::as_str));
+        let resolved: Vec<(String, Vec<String>)> = files
+            .into_iter()
+            .flat_map(|facts| self.qualify_supertypes(facts, None))
+            .map(|(canonical, _, supertypes)| (canonical, supertypes))
+            .collect();
+        for (canonical, supertypes) in resolved {
+            self.set_supertypes(&canonical, &supertypes);
         }
     }
 
-    /// The type with this canonical name.
-    pub fn get(&self, canonical: &str) -> Option<&TypeInfo> {
-        self.types.get(canonical)
+    /// The named types of `facts` as this universe sees them: (canonical
+    /// name, binary name, direct supertypes), the supertypes qualified in
+    /// the scope around each type without inherited member types (which
+    /// would need the supertypes being computed), noting the lookups in
+    /// `log`. The universe must know the file's own names already.
+    pub fn qualify_supertypes(
+        &self,
+        facts: &FileFacts,
+        log: Option<&LookupLog>,
+    ) -> Vec<(String, String, Vec<String>)> {
+        let mut qualifier = Qualifier::with_inheritance(self, facts, false);
+        qualifier.log = log;
+        let mut out = Vec::new();
+        for (index, element) in facts.elements.iter().enumerate() {
+            if !element.kind.is_type() {
+                continue;
+            }
+            let Some(canonical) = qualifier.canonical(index as u32) else {
+                continue;
+            };
+            let scope = element.parent;
+            let supertypes = element
+                .supertypes
+                .iter()
+                .filter(|s| !s.is_empty())
+                .filter_map(|s| qualifier.resolve_type_name(scope, s))
+                .collect();
+            out.push((
+                canonical.to_string(),
+                element.binary_name.clone(),
+                supertypes,
+            ));
+        }
+        out
     }
 
-    /// [`Self::get`], noting the lookup in `log` (see [`crate::lookups`]).
-    pub fn lookup(&self, canonical: &str, log: Option<&LookupLog>) -> Option<&TypeInfo> {
+    fn find(&self, canonical: &str) -> Option<Known<'_>> {
+        if let Some(supertypes) = self.sources.get(canonical) {
+            return Some(Known::Source(supertypes.clone()));
+        }
+        if let Some(external) = &self.external {
+            let known = self
+                .external_memo
+                .read()
+                .expect("memo lock")
+                .get(canonical)
+                .cloned();
+            let found = match known {
+                Some(found) => found,
+                None => {
+                    let found = external.source_type(canonical);
+                    self.external_memo
+                        .write()
+                        .expect("memo lock")
+                        .insert(canonical.into(), found.clone());
+                    found
+                }
+            };
+            if let Some(supertypes) = found {
+                return Some(Known::Source(supertypes));
+            }
+        }
+        self.library
+            .get(canonical)
+            .map(|binary| Known::Library(binary))
+    }
+
+    /// Whether a type has this canonical name, noting the lookup in `log`
+    /// (see [`crate::lookups`]).
+    pub fn contains(&self, canonical: &str, log: Option<&LookupLog>) -> bool {
         if let Some(log) = log {
             log.record(canonical);
         }
-        self.types.get(canonical)
+        self.sources.contains_key(canonical) || self.find(canonical).is_some()
     }
 
-    /// Whether a type has this canonical name, noting the lookup in `log`.
-    fn contains(&self, canonical: &str, log: Option<&LookupLog>) -> bool {
-        self.lookup(canonical, log).is_some()
+    /// The direct supertypes of the type `canonical`, if it is known,
+    /// noting the lookup in `log`. A library type's are read from its
+    /// class file when first asked for (empty when it has none to read).
+    pub fn supertypes(&self, canonical: &str, log: Option<&LookupLog>) -> Option<Supertypes> {
+        if let Some(log) = log {
+            log.record(canonical);
+        }
+        match self.find(canonical)? {
+            Known::Source(supertypes) => Some(supertypes),
+            Known::Library(binary) => Some(self.library_supertypes(binary)),
+        }
     }
 
-    /// Number of known types.
-    pub fn len(&self) -> usize {
-        self.types.len()
-    }
-
-    /// Whether no type is known.
-    pub fn is_empty(&self) -> bool {
-        self.types.is_empty()
+    fn library_supertypes(&self, binary: &str) -> Supertypes {
+        if let Some(known) = self
+            .library_supertypes
+            .read()
+            .expect("supertypes lock")
+            .get(binary)
+        {
+            return known.clone();
+        }
+        let read = self.jdk_classes.as_ref().and_then(|reader| {
+            reader
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .supertypes(binary)
+        });
+        let supertypes: Supertypes = read
+            .unwrap_or_default()
+            .iter()
+            .map(|b| Arc::from(b.replace('$', ".")))
+            .collect();
+        self.library_supertypes
+            .write()
+            .expect("supertypes lock")
+            .insert(binary.into(), supertypes.clone());
+        supertypes
     }
 
     /// The canonical name of member type `name` of `owner`, declared or
@@ -192,34 +282,48 @@ impl TypeUniverse {
         follow_inheritance: bool,
         log: Option<&LookupLog>,
     ) -> Option<String> {
-        // Borrowed names and one candidate buffer: this runs for most type
-        // names a file mentions, once per enclosing type.
-        let mut seen: HashSet<&str> = HashSet::default();
-        let mut queue: Vec<(&str, usize)> = vec![(owner, 0)];
-        let mut candidate = String::new();
-        while let Some((current, depth)) = queue.pop() {
-            if !seen.insert(current) {
-                continue;
-            }
-            candidate.clear();
-            candidate.push_str(current);
+        let member = |owner: &str| {
+            let mut candidate = String::with_capacity(owner.len() + 1 + name.len());
+            candidate.push_str(owner);
             candidate.push('.');
             candidate.push_str(name);
-            if self.contains(&candidate, log) {
-                return Some(candidate);
+            self.contains(&candidate, log).then_some(candidate)
+        };
+        // Most lookups end here: no set or queue for them.
+        if let Some(found) = member(owner) {
+            return Some(found);
+        }
+        if !follow_inheritance {
+            return None;
+        }
+        let mut seen: HashSet<Arc<str>> = HashSet::default();
+        let mut queue: Vec<(Arc<str>, usize)> = Vec::new();
+        let push_supertypes = |of: &str, depth: usize, queue: &mut Vec<(Arc<str>, usize)>| {
+            if depth < MAX_INHERITANCE_DEPTH
+                && let Some(supertypes) = self.supertypes(of, log)
+            {
+                // Depth-first in declaration order: superclass first.
+                queue.extend(supertypes.iter().rev().map(|s| (s.clone(), depth + 1)));
             }
-            if !follow_inheritance || depth >= MAX_INHERITANCE_DEPTH {
+        };
+        push_supertypes(owner, 0, &mut queue);
+        seen.insert(Arc::from(owner));
+        while let Some((current, depth)) = queue.pop() {
+            if !seen.insert(current.clone()) {
                 continue;
             }
-            if let Some(info) = self.lookup(current, log) {
-                // Depth-first in declaration order: superclass first.
-                for supertype in info.supertypes.iter().rev() {
-                    queue.push((supertype, depth + 1));
-                }
+            if let Some(found) = member(&current) {
+                return Some(found);
             }
+            push_supertypes(&current, depth, &mut queue);
         }
         None
     }
+}
+
+/// Supertypes as the universe keeps them.
+pub fn to_supertypes(names: &[String]) -> Supertypes {
+    names.iter().map(|n| Arc::from(n.as_str())).collect()
 }
 
 /// The canonical name of a type element, if it has one (local and
@@ -593,8 +697,8 @@ impl<'a> Qualifier<'a> {
         }
         match self.canonical(index) {
             Some(canonical) => {
-                let info = self.universe.lookup(canonical, self.log)?;
-                info.supertypes
+                let supertypes = self.universe.supertypes(canonical, self.log)?;
+                supertypes
                     .iter()
                     .find_map(|s| self.member_type(s, name, true))
             }

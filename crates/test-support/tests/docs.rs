@@ -78,18 +78,19 @@ fn every_path_the_documentation_names_exists() {
                 continue;
             }
             n_checked += 1;
-            let normalized = Path::new(&path)
-                .components()
-                .fold(std::path::PathBuf::new(), |mut acc, c| {
-                    match c {
-                        std::path::Component::ParentDir => {
-                            acc.pop();
+            let normalized =
+                Path::new(&path)
+                    .components()
+                    .fold(std::path::PathBuf::new(), |mut acc, c| {
+                        match c {
+                            std::path::Component::ParentDir => {
+                                acc.pop();
+                            }
+                            std::path::Component::CurDir => {}
+                            other => acc.push(other),
                         }
-                        std::path::Component::CurDir => {}
-                        other => acc.push(other),
-                    }
-                    acc
-                });
+                        acc
+                    });
             if !root.join(&normalized).exists() {
                 missing.push(format!(
                     "{}: {path}",
@@ -98,7 +99,10 @@ fn every_path_the_documentation_names_exists() {
             }
         }
     }
-    assert!(n_checked >= 20, "only {n_checked} paths found: is the scan broken?");
+    assert!(
+        n_checked >= 20,
+        "only {n_checked} paths found: is the scan broken?"
+    );
     assert!(
         missing.is_empty(),
         "paths named in the documentation that do not exist:\n{}",

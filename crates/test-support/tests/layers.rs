@@ -15,7 +15,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("refscope-syntax", &[]),
     ("refscope-symbols", &["refscope-syntax"]),
     ("refscope-resolve", &["refscope-syntax", "refscope-symbols"]),
-    ("refscope-store", &["refscope-syntax", "refscope-resolve"]),
+    (
+        "refscope-store",
+        &["refscope-syntax", "refscope-symbols", "refscope-resolve"],
+    ),
     (
         "refscope-engine",
         &[
@@ -233,7 +236,8 @@ fn code_of(text: &str) -> String {
         } else if text[i..].starts_with("r#\"") {
             i += text[i + 3..].find("\"#").map_or(bytes.len() - i, |e| e + 5);
             out.push_str("\"\"");
-        } else if text[i..].starts_with("#[cfg(test)]") || text[i..].starts_with("#[cfg(all(test,") {
+        } else if text[i..].starts_with("#[cfg(test)]") || text[i..].starts_with("#[cfg(all(test,")
+        {
             // Skip the attribute and the item after it (to its block's end,
             // or its semicolon).
             i += text[i..].find(']').map_or(bytes.len() - i, |end| end + 1);

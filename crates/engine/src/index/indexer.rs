@@ -1,20 +1,33 @@
-//! The indexer: one revision's phases in order, in one transaction, with
-//! the in-memory engine kept from one revision to the next.
+//! The indexer: one revision's phases in order, in one transaction, as a
+//! layer over an indexed revision when there is one near, else from
+//! scratch.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Instant;
 
-use refscope_store::{BlobId, Donor, NewRevision, PackLocation, PackReader, RevisionTotals, Store};
+use refscope_store::{
+    BlobId, BlobStats, LayerChain, LayerKind, NewRevision, PackLocation, PackReader, PackWriter,
+    RevisionRow, RevisionTotals, Store, TreeReader, write_full_layer,
+};
 use refscope_symbols::{JdkOrigin, JdkTypes};
 
+use super::full::{Full, PackedFile, index_full};
+use super::layered::{Content, Layered, index_layered};
+use super::libraries::Libraries;
 use super::parse::{Parsed, parse_new_blobs};
 use super::report::{IndexSummary, Progress};
-use super::resolve::{ResolveInput, resolve_files};
-use super::sharing::{context_digest, library_digest};
-use crate::db::Engine;
 use crate::error::Error;
-use crate::source::{Revision, RevisionKind, Source};
+use crate::source::{Changes, Files, Revision, RevisionKind, Source, SourceFile, SourceLimits};
+
+/// How far back a commit's first-parent history is searched for an
+/// indexed commit to write it as a layer over.
+const BASE_SEARCH: usize = 64;
+
+/// Above this many changed files a revision is indexed from scratch (a
+/// vendor drop, a rewrite of most of the tree), in parallel from the
+/// start, rather than as a layer.
+const MAX_LAYER_CHANGES: usize = 20_000;
 
 /// How to index.
 #[derive(Debug, Clone, Default)]
@@ -30,19 +43,40 @@ pub struct IndexConfig {
     /// from the same directory, in the same transaction: `watch` keeps one
     /// current state of the files on disk, not one per save.
     pub replace_worktree: bool,
+    /// Which files a commit's listing leaves out.
+    pub limits: SourceLimits,
+    /// Index every revision from scratch, writing no layer over another
+    /// (for benchmarks: what the layers cost a single full index).
+    pub from_scratch: bool,
 }
 
 /// Indexes revisions into a store.
 ///
-/// One indexer indexing several revisions (a range, or `watch`) keeps the
-/// in-memory engine ([`crate::db`]) of the last revision it resolved: the
-/// next revision sets the files that changed as its inputs, and only what
-/// they reach is derived again (an edited body: that file; a changed
-/// signature: the files that looked the class up).
+/// A revision is written as a layer over an indexed revision near it
+/// (the nearest indexed commit of its first-parent history, or the last
+/// state of the same directory) when there is one with the same
+/// libraries: only the changed files and the files whose lookups touch a
+/// changed declaration are parsed and resolved. Otherwise it is indexed
+/// from scratch, all files in parallel. One indexer indexing several
+/// revisions keeps the libraries loaded.
 pub struct Indexer<'s> {
     store: &'s Store,
     config: IndexConfig,
-    engine: Option<Engine>,
+    libraries: Option<Libraries>,
+}
+
+/// How a revision is indexed.
+enum Plan {
+    /// From scratch: every file.
+    Full {
+        files: Vec<SourceFile>,
+        skipped: Vec<(String, String)>,
+    },
+    /// As a layer over `parent`.
+    Layered {
+        parent: Box<RevisionRow>,
+        changes: Changes,
+    },
 }
 
 impl<'s> Indexer<'s> {
@@ -51,7 +85,7 @@ impl<'s> Indexer<'s> {
         Self {
             store,
             config,
-            engine: None,
+            libraries: None,
         }
     }
 
@@ -62,30 +96,8 @@ impl<'s> Indexer<'s> {
         revision: &Revision,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<IndexSummary, Error> {
-        let indexed = self.index_revision(source, revision, progress);
-        if indexed.is_err() {
-            // The engine's inputs may point into pack bytes that were never
-            // committed, and that the next writer cuts.
-            self.engine = None;
-        }
-        indexed
-    }
-
-    /// Ends indexing in a process that is about to exit: everything is
-    /// committed already, and the engine's memory is left to the exit
-    /// instead of being freed piece by piece (half a second on the JDK).
-    pub fn finish_for_exit(mut self) {
-        std::mem::forget(self.engine.take());
-    }
-
-    fn index_revision(
-        &mut self,
-        source: &Source,
-        revision: &Revision,
-        progress: &mut dyn FnMut(Progress),
-    ) -> Result<IndexSummary, Error> {
         let started = Instant::now();
-        if let Some(summary) = self.already_indexed(revision)? {
+        if let Some(summary) = self.already_indexed(&revision.name)? {
             return Ok(summary);
         }
         let _lock = self.store.lock_for_writing(|pid| {
@@ -94,56 +106,311 @@ impl<'s> Indexer<'s> {
             })
         })?;
         // Another process may have indexed it while we waited.
-        if let Some(summary) = self.already_indexed(revision)? {
+        if let Some(summary) = self.already_indexed(&revision.name)? {
             return Ok(summary);
         }
         // Until the end, including the final checkpoint.
         let _writeback = self.store.start_writeback();
+        self.load_libraries(progress)?;
+        let plan = self.plan(source, revision)?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.config.jobs)
             .build()
             .expect("a thread pool can be built");
-        let store = self.store;
-        let tx = store.begin_index()?;
-
-        // Which blobs are known already.
-        let mut blobs = tx.known_blobs(revision.files.iter().map(|f| &f.blob_id))?;
-
-        // The JDK's type names, if not known yet, are read while the files
-        // parse (50 ms on a thread of its own instead of between phases).
-        let discovering = if self.config.jdk.is_none() {
-            std::thread::Builder::new()
-                .name("refscope-jdk".into())
-                .spawn(JdkTypes::discover)
-                .ok()
-        } else {
-            None
+        let mut run = Run {
+            store: self.store,
+            config: &self.config,
+            libraries: self.libraries.as_ref().expect("loaded above"),
+            pool: &pool,
+            source,
+            revision,
+            started,
         };
+        match plan {
+            Plan::Layered { parent, changes } => match run.layered(&parent, &changes, progress)? {
+                Some(summary) => Ok(summary),
+                None => {
+                    let (files, skipped) = listing_over(self.store, &parent, &changes)?;
+                    run.full(&files, skipped, progress)
+                }
+            },
+            Plan::Full { files, skipped } => run.full(&files, skipped, progress),
+        }
+    }
 
-        // Phase 1: parse new blobs in parallel, append them as they come.
-        let mut skipped: Vec<(String, String)> = revision.skipped.clone();
-        let Parsed {
-            n_parsed,
-            skipped_blobs,
-        } = parse_new_blobs(&pool, store, &tx, source, revision, &mut blobs, progress)?;
+    /// Ends indexing in a process that is about to exit: everything is
+    /// committed already, and what the indexer holds is left to the exit
+    /// instead of being freed piece by piece.
+    pub fn finish_for_exit(mut self) {
+        std::mem::forget(self.libraries.take());
+    }
 
-        // Phase 2: the libraries and the files of the revision.
-        let jdk = match (self.config.jdk.take(), discovering) {
-            (Some(jdk), _) => jdk,
-            (None, Some(discovering)) => discovering
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
-            // No thread could be started for it.
-            (None, None) => JdkTypes::discover()?,
+    fn load_libraries(&mut self, progress: &mut dyn FnMut(Progress)) -> Result<(), Error> {
+        if self.libraries.is_some() {
+            return Ok(());
+        }
+        let jdk = match self.config.jdk.take() {
+            Some(jdk) => jdk,
+            None => JdkTypes::discover()?,
         };
         if jdk.origin == JdkOrigin::Missing {
             progress(Progress::NoJdk);
         }
-        // Resolution reads every record two or three times: unmapped, so
-        // their pages do not add to this process's resident memory.
-        let reader = Arc::new(PackReader::open_unmapped(&store.pack_path())?);
-        let mut files: Vec<(&str, BlobId, PackLocation)> = Vec::with_capacity(revision.files.len());
-        for file in &revision.files {
+        self.libraries = Some(Libraries::load(jdk, &self.config.classpath)?);
+        Ok(())
+    }
+
+    /// Decides how to index `revision`: over which parent, with which
+    /// changes, or from scratch with which files.
+    fn plan(&self, source: &Source, revision: &Revision) -> Result<Plan, Error> {
+        let digest = self.libraries.as_ref().expect("loaded").digest;
+        let usable = |row: &RevisionRow| !self.config.from_scratch && row.library_digest == digest;
+        let small = |changes: &Changes, parent: &RevisionRow| {
+            changes.len() <= MAX_LAYER_CHANGES.min((parent.n_files as usize / 2).max(256))
+        };
+        match &revision.files {
+            Files::Changes { base, changes } => {
+                let Some(parent) = self.store.revision(base)? else {
+                    return Err(Error::NotIndexed {
+                        store: self.store.dir().to_path_buf(),
+                        revision: base.clone(),
+                    });
+                };
+                if usable(&parent) && small(changes, &parent) {
+                    return Ok(Plan::Layered {
+                        parent: Box::new(parent),
+                        changes: changes.clone(),
+                    });
+                }
+                let (files, skipped) = listing_over(self.store, &parent, changes)?;
+                Ok(Plan::Full { files, skipped })
+            }
+            Files::Commit => {
+                let parent = self.commit_base(source, &revision.name, &usable)?;
+                if let Some(parent) = parent {
+                    let changes = source.changes_between(
+                        &parent.name,
+                        &revision.name,
+                        &self.config.limits,
+                    )?;
+                    if small(&changes, &parent) {
+                        return Ok(Plan::Layered {
+                            parent: Box::new(parent),
+                            changes,
+                        });
+                    }
+                }
+                match source.commit_files(&revision.name, &self.config.limits)? {
+                    Files::All { files, skipped } => Ok(Plan::Full { files, skipped }),
+                    _ => unreachable!("a commit's listing is whole"),
+                }
+            }
+            Files::All { files, skipped } => {
+                let parent = match revision.kind {
+                    RevisionKind::WorkTree => {
+                        let root = source.root().to_string_lossy();
+                        self.store.revisions()?.into_iter().find(|row| {
+                            row.kind == RevisionKind::WorkTree.as_str()
+                                && row.root.as_deref() == Some(&*root)
+                                && usable(row)
+                        })
+                    }
+                    RevisionKind::Commit => None,
+                };
+                if let Some(parent) = parent {
+                    let changes = changes_from_listing(self.store, &parent, files, skipped)?;
+                    if small(&changes, &parent) {
+                        return Ok(Plan::Layered {
+                            parent: Box::new(parent),
+                            changes,
+                        });
+                    }
+                }
+                Ok(Plan::Full {
+                    files: files.clone(),
+                    skipped: skipped.clone(),
+                })
+            }
+        }
+    }
+
+    /// The indexed commit to write commit `name` over: the nearest of its
+    /// first-parent history, else the newest commit indexed with the same
+    /// libraries.
+    fn commit_base(
+        &self,
+        source: &Source,
+        name: &str,
+        usable: &dyn Fn(&RevisionRow) -> bool,
+    ) -> Result<Option<RevisionRow>, Error> {
+        let mut searched = 0;
+        let history = source.first_parent_history(name, |_| {
+            searched += 1;
+            searched > BASE_SEARCH
+        })?;
+        for commit in history.iter().rev().skip(1) {
+            if let Some(row) = self.store.revision(commit)?
+                && usable(&row)
+            {
+                return Ok(Some(row));
+            }
+        }
+        Ok(self
+            .store
+            .revisions()?
+            .into_iter()
+            .find(|row| row.kind == RevisionKind::Commit.as_str() && usable(row)))
+    }
+
+    fn already_indexed(&self, name: &str) -> Result<Option<IndexSummary>, Error> {
+        Ok(self.store.revision(name)?.map(|row| IndexSummary {
+            revision: row.name,
+            already_indexed: true,
+            n_files: row.n_files,
+            n_parsed: 0,
+            n_resolved: 0,
+            n_elements: row.n_elements,
+            n_ref_sites: row.n_ref_sites,
+            n_skipped: row.n_skipped,
+            n_syntax_errors: row.n_syntax_errors,
+            n_invalid_utf8_files: row.n_invalid_utf8_files,
+            seconds: 0.0,
+            store_bytes: self.store.size_on_disk(),
+        }))
+    }
+}
+
+/// The changes from `parent`'s files to the listing `files` and
+/// `skipped` (a directory's files, all of them).
+fn changes_from_listing(
+    store: &Store,
+    parent: &RevisionRow,
+    files: &[SourceFile],
+    skipped: &[(String, String)],
+) -> Result<Changes, Error> {
+    let before: HashMap<String, BlobId> = store
+        .manifest(parent)?
+        .into_iter()
+        .map(|f| (f.path, f.blob_id))
+        .collect();
+    let mut changes = Changes::default();
+    for file in files {
+        if before.get(&file.path) != Some(&file.blob_id) {
+            changes.changed.push(file.clone());
+        }
+    }
+    let now: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    changes.removed = before
+        .into_keys()
+        .filter(|path| !now.contains(path.as_str()))
+        .collect();
+    changes.removed.sort();
+    let skipped_before: BTreeMap<String, String> =
+        store.skipped_files(parent)?.into_iter().collect();
+    let skipped_now: BTreeMap<&str, &str> = skipped
+        .iter()
+        .map(|(p, r)| (p.as_str(), r.as_str()))
+        .collect();
+    for (path, reason) in skipped {
+        if skipped_before.get(path) != Some(reason) {
+            changes.skipped.push((path.clone(), reason.clone()));
+        }
+    }
+    changes.unskipped = skipped_before
+        .into_keys()
+        .filter(|path| !skipped_now.contains_key(path.as_str()))
+        .collect();
+    Ok(changes)
+}
+
+/// A revision's files and the files left out, with why.
+type Listing = (Vec<SourceFile>, Vec<(String, String)>);
+
+/// The whole listing of `parent` with `changes` applied, for a revision
+/// given as changes but indexed from scratch.
+fn listing_over(store: &Store, parent: &RevisionRow, changes: &Changes) -> Result<Listing, Error> {
+    let mut files: BTreeMap<String, SourceFile> = store
+        .manifest(parent)?
+        .into_iter()
+        .map(|f| {
+            let file = SourceFile {
+                path: f.path.clone(),
+                blob_id: f.blob_id,
+                size: 0,
+            };
+            (f.path, file)
+        })
+        .collect();
+    for path in &changes.removed {
+        files.remove(path);
+    }
+    for (path, _) in &changes.skipped {
+        files.remove(path);
+    }
+    for file in &changes.changed {
+        files.insert(file.path.clone(), file.clone());
+    }
+    let skipped = skipped_over(store, parent, changes)?;
+    Ok((files.into_values().collect(), skipped))
+}
+
+/// The files left out of a revision given as `changes` over `parent`.
+fn skipped_over(
+    store: &Store,
+    parent: &RevisionRow,
+    changes: &Changes,
+) -> Result<Vec<(String, String)>, Error> {
+    let mut skipped: BTreeMap<String, String> = store.skipped_files(parent)?.into_iter().collect();
+    for path in changes
+        .unskipped
+        .iter()
+        .chain(&changes.removed)
+        .chain(changes.changed.iter().map(|f| &f.path))
+    {
+        skipped.remove(path);
+    }
+    skipped.extend(changes.skipped.iter().cloned());
+    Ok(skipped.into_iter().collect())
+}
+
+/// One indexing run.
+struct Run<'r> {
+    store: &'r Store,
+    config: &'r IndexConfig,
+    libraries: &'r Libraries,
+    pool: &'r rayon::ThreadPool,
+    source: &'r Source,
+    revision: &'r Revision,
+    started: Instant,
+}
+
+impl Run<'_> {
+    /// Indexes the revision from scratch.
+    fn full(
+        &mut self,
+        files: &[SourceFile],
+        mut skipped: Vec<(String, String)>,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<IndexSummary, Error> {
+        let store = self.store;
+        let tx = store.begin_index()?;
+        let mut blobs = tx.known_blobs(files.iter().map(|f| &f.blob_id))?;
+        let Parsed {
+            n_parsed,
+            skipped_blobs,
+        } = parse_new_blobs(
+            self.pool,
+            store,
+            &tx,
+            self.source,
+            self.revision,
+            files,
+            &mut blobs,
+            progress,
+        )?;
+        let reader = PackReader::open_unmapped(&store.pack_path())?;
+        let mut packed = Vec::with_capacity(files.len());
+        for file in files {
             if let Some(reason) = skipped_blobs.get(&file.blob_id) {
                 skipped.push((file.path.clone(), reason.clone()));
                 continue;
@@ -152,133 +419,250 @@ impl<'s> Indexer<'s> {
                 .get(&file.blob_id)
                 .and_then(|s| s.location)
                 .expect("every file's blob is parsed or skipped");
-            files.push((&file.path, file.blob_id, location));
+            packed.push(PackedFile {
+                path: Arc::from(file.path.as_str()),
+                blob_id: file.blob_id,
+                location,
+            });
         }
-
-        // A file whose content is unchanged since an indexed revision with
-        // the same resolution context (libraries, paths and every file's
-        // signature digest) resolves as it did there: it shares that unit.
-        let library_digest = library_digest(&jdk, &self.config.classpath);
-        let context_digest = context_digest(&library_digest, &files, &blobs);
-        let unchanged_units = |donor: &HashMap<String, (BlobId, i64)>| -> Vec<Option<i64>> {
-            files
+        let indexed = index_full(
+            Full {
+                pool: self.pool,
+                tx: &tx,
+                reader: &reader,
+                libraries: self.libraries,
+                files: &packed,
+            },
+            progress,
+        )?;
+        let tree = tx.write_tree(
+            packed
                 .iter()
-                .map(|&(path, blob_id, _)| {
-                    donor
-                        .get(path)
-                        .and_then(|&(donor_blob, unit)| (donor_blob == blob_id).then_some(unit))
-                })
-                .collect()
+                .zip(&indexed.units)
+                .map(|(f, &unit)| (&*f.path, f.blob_id, unit)),
+        )?;
+        let mut writer = PackWriter::open(&store.pack_path(), store.committed_pack_len()?)?;
+        let symbols = write_full_layer(&mut writer, LayerKind::Symbols, indexed.symbols)?;
+        let lookups = write_full_layer(&mut writer, LayerKind::Lookups, indexed.lookups)?;
+        tx.set_pack_len(writer.finish()?)?;
+        let mut totals = RevisionTotals {
+            n_files: packed.len() as u64,
+            ..RevisionTotals::default()
         };
-        let same_context = tx.donor_files(Donor::SameContext, &context_digest)?;
-        let mut unit_of_file = unchanged_units(&same_context);
-        let mut n_resolved = 0;
-        if unit_of_file.iter().any(Option::is_none) {
-            // Some signature changed since any indexed revision: an
-            // unchanged file may still resolve as in the newest revision
-            // with the same libraries, which is checked name by name once
-            // the symbol table is built.
-            let candidates = if same_context.is_empty() {
-                let same_libraries = tx.donor_files(Donor::SameLibraries, &library_digest)?;
-                unchanged_units(&same_libraries)
-            } else {
-                vec![None; files.len()]
-            };
-            n_resolved = resolve_files(
-                &mut self.engine,
-                ResolveInput {
-                    pool: &pool,
-                    tx: &tx,
-                    reader: &reader,
-                    jdk: &jdk,
-                    classpath: &self.config.classpath,
-                    files: &files,
-                    library_digest,
-                    candidates: &candidates,
-                },
-                &mut unit_of_file,
-                progress,
-            )?;
+        for file in &packed {
+            add_stats(&mut totals, &blobs[&file.blob_id], 1);
         }
-        self.config.jdk = Some(jdk);
+        skipped.sort();
+        self.finish(
+            tx,
+            None,
+            tree,
+            (symbols, lookups),
+            totals,
+            &skipped,
+            (n_parsed, packed.len() as u64),
+        )
+    }
 
-        // Phase 4: manifest and revision row, then commit.
-        let mut totals = IndexSummary {
-            revision: revision.name.clone(),
-            already_indexed: false,
-            n_files: files.len() as u64,
+    /// Indexes the revision as a layer over `parent`; `None` when its
+    /// names do not settle and it must be indexed from scratch.
+    fn layered(
+        &mut self,
+        parent: &RevisionRow,
+        changes: &Changes,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<Option<IndexSummary>, Error> {
+        let store = self.store;
+        let tx = store.begin_index()?;
+        // What the changed paths held in the parent.
+        let mut trees = TreeReader::default();
+        let mut before: BTreeMap<String, (BlobId, i64)> = BTreeMap::new();
+        for path in changes
+            .changed
+            .iter()
+            .map(|f| f.path.as_str())
+            .chain(changes.removed.iter().map(String::as_str))
+            .chain(changes.skipped.iter().map(|(p, _)| p.as_str()))
+        {
+            if let Some(entry) = trees.file(store, parent.tree, path)? {
+                before.insert(path.to_string(), entry);
+            }
+        }
+        let mut blobs = tx.known_blobs(
+            changes
+                .changed
+                .iter()
+                .map(|f| &f.blob_id)
+                .chain(before.values().map(|(blob, _)| blob)),
+        )?;
+        let Parsed {
             n_parsed,
-            n_resolved,
-            n_elements: 0,
-            n_ref_sites: 0,
-            n_skipped: 0,
-            n_syntax_errors: 0,
-            n_invalid_utf8_files: 0,
-            seconds: 0.0,
-            store_bytes: 0,
+            skipped_blobs,
+        } = parse_new_blobs(
+            self.pool,
+            store,
+            &tx,
+            self.source,
+            self.revision,
+            &changes.changed,
+            &mut blobs,
+            progress,
+        )?;
+        let mut skipped_now = changes.clone();
+        let mut layer_changes: Vec<(Arc<str>, Content)> = Vec::new();
+        for file in &changes.changed {
+            if let Some(reason) = skipped_blobs.get(&file.blob_id) {
+                skipped_now
+                    .skipped
+                    .push((file.path.clone(), reason.clone()));
+                if before.contains_key(&file.path) {
+                    layer_changes.push((Arc::from(file.path.as_str()), None));
+                }
+                continue;
+            }
+            if before.get(&file.path).map(|(blob, _)| blob) == Some(&file.blob_id) {
+                continue;
+            }
+            let location = blobs[&file.blob_id]
+                .location
+                .expect("parsed blobs are in the pack");
+            layer_changes.push((
+                Arc::from(file.path.as_str()),
+                Some((file.blob_id, location)),
+            ));
+        }
+        for path in changes
+            .removed
+            .iter()
+            .chain(changes.skipped.iter().map(|(p, _)| p))
+        {
+            if before.contains_key(path) {
+                layer_changes.push((Arc::from(path.as_str()), None));
+            }
+        }
+        layer_changes.sort_by(|a, b| a.0.cmp(&b.0));
+        layer_changes.dedup_by(|later, earlier| later.0 == earlier.0);
+        let reader = PackReader::open_unmapped(&store.pack_path())?;
+        let mapped = Arc::new(PackReader::open(&store.pack_path())?);
+        let written = index_layered(
+            Layered {
+                pool: self.pool,
+                tx: &tx,
+                reader: &reader,
+                mapped: &mapped,
+                libraries: self.libraries,
+                parent,
+                changes: &layer_changes,
+            },
+            progress,
+        )?;
+        let Ok(written) = written else {
+            return Ok(None);
         };
-        let root = source.root().to_string_lossy();
+        let tree_changes: Vec<(&str, Option<(BlobId, i64)>)> = written
+            .tree
+            .iter()
+            .map(|(path, entry)| (&**path, *entry))
+            .collect();
+        let tree = tx.update_tree(parent.tree, &tree_changes)?;
+        let mut writer = PackWriter::open(&store.pack_path(), store.committed_pack_len()?)?;
+        let symbols = LayerChain::read(&mapped, LayerKind::Symbols, parent.symbols)?
+            .push(&written.symbols, &mut writer)?;
+        let lookups = LayerChain::read(&mapped, LayerKind::Lookups, parent.lookups)?
+            .push(&written.lookups, &mut writer)?;
+        tx.set_pack_len(writer.finish()?)?;
+        let mut totals = RevisionTotals {
+            n_files: parent.n_files,
+            n_elements: parent.n_elements,
+            n_ref_sites: parent.n_ref_sites,
+            n_syntax_errors: parent.n_syntax_errors,
+            n_invalid_utf8_files: parent.n_invalid_utf8_files,
+            ..RevisionTotals::default()
+        };
+        let n_resolved = written.tree.iter().filter(|(_, e)| e.is_some()).count() as u64;
+        // Files resolved again with their content unchanged count as
+        // before: only the changed paths move the totals.
+        for (path, content) in &layer_changes {
+            if let Some((blob, _)) = before.get(&**path) {
+                add_stats(&mut totals, &blobs[blob], -1);
+                totals.n_files -= 1;
+            }
+            if let Some((blob, _)) = content {
+                add_stats(&mut totals, &blobs[blob], 1);
+                totals.n_files += 1;
+            }
+        }
+        let skipped = skipped_over(store, parent, &skipped_now)?;
+        self.finish(
+            tx,
+            Some(&parent.name),
+            tree,
+            (symbols, lookups),
+            totals,
+            &skipped,
+            (n_parsed, n_resolved),
+        )
+        .map(Some)
+    }
+
+    /// Writes the revision's row, commits, and says what was done.
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &self,
+        tx: refscope_store::IndexTransaction<'_>,
+        parent: Option<&str>,
+        tree: i64,
+        (symbols, lookups): (PackLocation, PackLocation),
+        mut totals: RevisionTotals,
+        skipped: &[(String, String)],
+        (n_parsed, n_resolved): (u64, u64),
+    ) -> Result<IndexSummary, Error> {
+        let revision = self.revision;
+        let root = self.source.root().to_string_lossy();
         let revision_id = tx.insert_revision(&NewRevision {
             name: &revision.name,
             kind: revision.kind.as_str(),
             branch: revision.branch.as_deref(),
             root: &root,
-            context_digest,
-            library_digest,
+            library_digest: self.libraries.digest,
+            parent,
+            tree,
+            symbols,
+            lookups,
         })?;
         if self.config.replace_worktree && revision.kind == RevisionKind::WorkTree {
             tx.remove_other_worktrees(revision_id, &root)?;
         }
-        {
-            let mut manifest = Vec::with_capacity(files.len());
-            for (&(path, blob_id, _), unit) in files.iter().zip(&unit_of_file) {
-                let unit = unit.expect("every file has a unit once resolved");
-                let stats = blobs[&blob_id];
-                totals.n_elements += stats.n_elements;
-                totals.n_ref_sites += stats.n_ref_sites;
-                totals.n_syntax_errors += stats.n_syntax_errors;
-                totals.n_invalid_utf8_files += u64::from(stats.n_invalid_utf8_bytes > 0);
-                manifest.push((path, blob_id, unit));
-            }
-            tx.write_manifest(revision_id, manifest)?;
-            tx.insert_skipped(revision_id, &skipped)?;
-        }
+        tx.insert_skipped(revision_id, skipped)?;
         totals.n_skipped = skipped.len() as u64;
-        totals.seconds = started.elapsed().as_secs_f64();
-        tx.set_revision_totals(
-            revision_id,
-            &RevisionTotals {
-                n_files: totals.n_files,
-                n_elements: totals.n_elements,
-                n_ref_sites: totals.n_ref_sites,
-                n_skipped: totals.n_skipped,
-                n_syntax_errors: totals.n_syntax_errors,
-                seconds: totals.seconds,
-            },
-        )?;
+        totals.seconds = self.started.elapsed().as_secs_f64();
+        tx.set_revision_totals(revision_id, &totals)?;
         tx.commit()?;
-        totals.seconds = started.elapsed().as_secs_f64();
-        totals.store_bytes = store.size_on_disk();
-        Ok(totals)
+        Ok(IndexSummary {
+            revision: revision.name.clone(),
+            already_indexed: false,
+            n_files: totals.n_files,
+            n_parsed,
+            n_resolved,
+            n_elements: totals.n_elements,
+            n_ref_sites: totals.n_ref_sites,
+            n_skipped: totals.n_skipped,
+            n_syntax_errors: totals.n_syntax_errors,
+            n_invalid_utf8_files: totals.n_invalid_utf8_files,
+            seconds: self.started.elapsed().as_secs_f64(),
+            store_bytes: self.store.size_on_disk(),
+        })
     }
+}
 
-    fn already_indexed(&self, revision: &Revision) -> Result<Option<IndexSummary>, Error> {
-        Ok(self
-            .store
-            .revision(&revision.name)?
-            .map(|row| IndexSummary {
-                revision: row.name,
-                already_indexed: true,
-                n_files: row.n_files,
-                n_parsed: 0,
-                n_resolved: 0,
-                n_elements: row.n_elements,
-                n_ref_sites: row.n_ref_sites,
-                n_skipped: row.n_skipped,
-                n_syntax_errors: row.n_syntax_errors,
-                n_invalid_utf8_files: 0,
-                seconds: 0.0,
-                store_bytes: self.store.size_on_disk(),
-            }))
-    }
+/// Adds (`sign` 1) or takes away (-1) a file's counts.
+fn add_stats(totals: &mut RevisionTotals, stats: &BlobStats, sign: i64) {
+    let add = |total: &mut u64, n: u64| *total = (*total as i64 + sign * n as i64) as u64;
+    add(&mut totals.n_elements, stats.n_elements);
+    add(&mut totals.n_ref_sites, stats.n_ref_sites);
+    add(&mut totals.n_syntax_errors, stats.n_syntax_errors);
+    add(
+        &mut totals.n_invalid_utf8_files,
+        u64::from(stats.n_invalid_utf8_bytes > 0),
+    );
 }

@@ -1,25 +1,35 @@
-//! The indexing driver: a revision's files → facts in the blob pack →
-//! qualified element records in SQLite, all in one transaction.
+//! The indexing driver: a revision's files → facts in the pack → units
+//! (qualified element records, resolved references, symbols) in SQLite →
+//! the revision's manifest tree and the layers of its symbol table and
+//! dependency index, all in one transaction.
+//!
+//! A revision is indexed one of two ways ([`Indexer`] picks):
+//! * *as a layer* over an indexed revision near it: its changed paths come
+//!   from git's tree diff (or from `watch`); only the dirty files — the
+//!   changed ones and those whose recorded lookups touch a changed
+//!   declaration — are parsed and resolved ([`layered`]);
+//! * *from scratch*, when there is no such revision (or too much changed):
+//!   every file, in parallel ([`full`]).
 //!
 //! Phases, as [`Progress::Phase`] names them:
 //! 1. *parse*: blobs not yet in the store are read and extracted in
 //!    parallel; this thread appends them to the pack as they arrive;
-//! 2. *signatures*: the type universe of the revision (JDK + every file's
-//!    types) and every file's class signatures;
-//! 3. *resolve*: every distinct blob whose resolution may differ from an
-//!    indexed revision's is qualified and resolved in parallel and stored
-//!    as a unit, shared with any earlier revision that resolved the same
-//!    blob the same way;
+//! 2. *signatures*: the files' symbols (types, supertypes, class
+//!    signatures);
+//! 3. *resolve*: each file resolved against them and stored as a unit,
+//!    shared with any identical unit stored before;
 //! 4. *finish*: the reference index's links and the element index, then
-//!    the manifest and the revision row commit together.
+//!    the manifest, the layers and the revision row commit together.
 //!
 //! A run that dies anywhere before the commit leaves the store as it was.
 
+mod full;
 mod indexer;
+mod layered;
+mod libraries;
 mod parse;
 mod report;
-mod resolve;
-mod sharing;
+mod write;
 
 pub use indexer::{IndexConfig, Indexer};
 pub use report::{IndexSummary, Progress};

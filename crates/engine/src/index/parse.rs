@@ -42,21 +42,21 @@ pub(super) struct Parsed {
     pub(super) skipped_blobs: HashMap<BlobId, String>,
 }
 
-/// Parses the blobs of `revision` not in `blobs` yet, adding each to the
-/// pack, to the store's blob rows and to `blobs`.
+/// Parses the blobs of `files` (of `revision`) not in `blobs` yet, adding
+/// each to the pack, to the store's blob rows and to `blobs`.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn parse_new_blobs(
     pool: &rayon::ThreadPool,
     store: &Store,
     tx: &IndexTransaction<'_>,
     source: &Source,
     revision: &Revision,
+    files: &[SourceFile],
     blobs: &mut HashMap<BlobId, BlobStats>,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Parsed, Error> {
-    // Phase 1: parse new blobs in parallel, append them as they come.
     let mut seen_new = std::collections::HashSet::new();
-    let mut new_files: Vec<_> = revision
-        .files
+    let mut new_files: Vec<&SourceFile> = files
         .iter()
         .filter(|f| !blobs.contains_key(&f.blob_id) && seen_new.insert(f.blob_id))
         .collect();

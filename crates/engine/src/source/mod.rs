@@ -4,7 +4,7 @@
 //! same id everywhere and its facts are shared.
 
 use crate::error::Error;
-use git::git_revision;
+use git::{commit_changes, commit_files, git_revision};
 use std::path::{Path, PathBuf};
 use worktree::directory_revision;
 
@@ -16,7 +16,7 @@ mod revision;
 mod worktree;
 
 pub use reader::{BlobReader, ReaderSpec};
-pub use revision::{Revision, RevisionKind, SourceFile, SourceLimits};
+pub use revision::{Changes, Files, Revision, RevisionKind, SourceFile, SourceLimits};
 pub use worktree::WorkTree;
 
 /// Where sources are read from.
@@ -106,21 +106,44 @@ impl Source {
         }
     }
 
-    /// The files of a revision: `rev` in git (HEAD by default), or the
-    /// directory's files on disk.
+    /// A revision to index: `rev` in git (HEAD by default; its files are
+    /// listed by the indexer, [`Files::Commit`]), or the directory's files
+    /// on disk.
     pub fn resolve_revision(
         &self,
         rev: Option<&str>,
         limits: &SourceLimits,
     ) -> Result<Revision, Error> {
         match self {
-            Self::Git { repo, root, .. } => git_revision(repo, root, rev, limits),
+            Self::Git { repo, root, .. } => git_revision(repo, root, rev),
             Self::Directory { root } => {
                 if let Some(_rev) = rev {
                     return Err(Error::RevisionOnDirectory { path: root.clone() });
                 }
                 directory_revision(root, limits)
             }
+        }
+    }
+
+    /// Every Java file of the commit `commit` (a full commit id).
+    pub fn commit_files(&self, commit: &str, limits: &SourceLimits) -> Result<Files, Error> {
+        match self {
+            Self::Git { repo, root, .. } => commit_files(repo, root, commit, limits),
+            Self::Directory { root } => Err(Error::RevisionOnDirectory { path: root.clone() }),
+        }
+    }
+
+    /// The Java files that differ between the commits `base` and `commit`
+    /// (full commit ids), from git's tree diff.
+    pub fn changes_between(
+        &self,
+        base: &str,
+        commit: &str,
+        limits: &SourceLimits,
+    ) -> Result<Changes, Error> {
+        match self {
+            Self::Git { repo, root, .. } => commit_changes(repo, root, base, commit, limits),
+            Self::Directory { root } => Err(Error::RevisionOnDirectory { path: root.clone() }),
         }
     }
 

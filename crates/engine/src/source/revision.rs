@@ -39,21 +39,67 @@ impl RevisionKind {
 /// A revision to index: its name and its Java files.
 #[derive(Debug, Clone)]
 pub struct Revision {
-    /// The commit id, or `worktree:<digest of the manifest>` for a
-    /// directory, so identical content is recognised as already indexed.
+    /// The commit id, or `worktree:<digest>` for the files of a directory,
+    /// so identical content is recognised as already indexed.
     pub name: String,
     /// What the revision is.
     pub kind: RevisionKind,
     /// The branch HEAD pointed at, when the revision was resolved from it.
     pub branch: Option<String>,
-    /// The Java files, sorted by path.
-    pub files: Vec<SourceFile>,
-    /// Files left out, with why.
-    pub skipped: Vec<(String, String)>,
+    /// Its files, as far as they are known.
+    pub files: Files,
     /// Contents read while the files were listed (a directory's files are
     /// read to be hashed), for the indexer to parse instead of reading
     /// them again.
     pub prefetched: Option<Arc<Prefetched>>,
+}
+
+/// What is known of a revision's files.
+#[derive(Debug, Clone)]
+pub enum Files {
+    /// Every Java file, sorted by path, and the files left out with why.
+    All {
+        /// The files.
+        files: Vec<SourceFile>,
+        /// Files left out.
+        skipped: Vec<(String, String)>,
+    },
+    /// What changed since the indexed revision `base`.
+    Changes {
+        /// The indexed revision the changes are relative to.
+        base: String,
+        /// The changes.
+        changes: Changes,
+    },
+    /// A commit not listed yet: the indexer lists it, as the changes over
+    /// an indexed revision ([`crate::Source::changes_between`]) when
+    /// there is one near, else as a whole.
+    Commit,
+}
+
+/// Files that changed between two revisions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Files added or changed, sorted by path.
+    pub changed: Vec<SourceFile>,
+    /// Paths of files removed (or left out now), sorted.
+    pub removed: Vec<String>,
+    /// Files left out now that were not before, with why.
+    pub skipped: Vec<(String, String)>,
+    /// Paths left out before that are not any more.
+    pub unskipped: Vec<String>,
+}
+
+impl Changes {
+    /// How many files changed.
+    pub fn len(&self) -> usize {
+        self.changed.len() + self.removed.len()
+    }
+
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0 && self.skipped.is_empty() && self.unskipped.is_empty()
+    }
 }
 
 /// File contents read while a directory's files were listed and hashed,

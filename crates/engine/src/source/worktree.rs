@@ -2,11 +2,12 @@
 //! brought up to date path by path after file system events.
 
 use super::revision::{
-    PREFETCH_BUDGET, Prefetched, Revision, RevisionKind, SourceFile, SourceLimits, is_java_path,
+    Changes, Files, PREFETCH_BUDGET, Prefetched, Revision, RevisionKind, SourceFile, SourceLimits,
+    is_java_path,
 };
 use crate::error::Error;
 use refscope_store::BlobId;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -54,6 +55,9 @@ pub struct WorkTree {
     limits: SourceLimits,
     files: BTreeMap<String, SourceFile>,
     skipped: BTreeMap<String, String>,
+    /// Paths (files, or left out) that may have changed since the last
+    /// [`Self::changes_since`].
+    touched: BTreeSet<String>,
 }
 
 impl WorkTree {
@@ -71,8 +75,10 @@ impl WorkTree {
             limits: limits.clone(),
             files: BTreeMap::new(),
             skipped: BTreeMap::new(),
+            touched: BTreeSet::new(),
         };
         let prefetched = tree.rescan(root.to_path_buf(), String::new(), budget);
+        tree.touched.clear();
         (tree, prefetched)
     }
 
@@ -101,6 +107,7 @@ impl WorkTree {
                 continue;
             }
             let before = self.forget(&rel);
+            self.touched.extend(before.iter().map(|f| f.path.clone()));
             match std::fs::metadata(path) {
                 Ok(meta) if meta.is_dir() => {
                     let prefix = if rel.is_empty() {
@@ -122,6 +129,15 @@ impl WorkTree {
                 .map(|f| (f.path.as_str(), f.blob_id))
                 .collect();
             let after = self.under(&rel);
+            self.touched.extend(after.iter().map(|f| f.path.clone()));
+            let dir = format!("{rel}/");
+            let left_out = self
+                .skipped
+                .keys()
+                .filter(|path| rel.is_empty() || **path == rel || path.starts_with(&dir))
+                .cloned()
+                .collect::<Vec<_>>();
+            self.touched.extend(left_out);
             changed += after
                 .iter()
                 .filter(|file| before.get(file.path.as_str()) != Some(&file.blob_id))
@@ -152,8 +168,43 @@ impl WorkTree {
             name: format!("worktree:{digest}"),
             kind: RevisionKind::WorkTree,
             branch: None,
-            files,
-            skipped,
+            files: Files::All { files, skipped },
+            prefetched: None,
+        }
+    }
+
+    /// The changes since the revision named `base`, which was these files
+    /// as they were at the last call (or the scan): the revision the files
+    /// make now, as a layer over `base`. Its name digests `base`'s and the
+    /// changes.
+    pub fn changes_since(&mut self, base: &str) -> Revision {
+        let mut changes = Changes::default();
+        let mut digest = format!("{base}\n");
+        for path in std::mem::take(&mut self.touched) {
+            match self.files.get(&path) {
+                Some(file) => {
+                    digest.push_str(&format!("{path}\0{}\n", file.blob_id));
+                    changes.changed.push(file.clone());
+                }
+                None => {
+                    digest.push_str(&format!("{path}\0-\n"));
+                    changes.removed.push(path.clone());
+                }
+            }
+            match self.skipped.get(&path) {
+                Some(reason) => changes.skipped.push((path, reason.clone())),
+                None => changes.unskipped.push(path),
+            }
+        }
+        let digest = BlobId::of_bytes(digest.as_bytes());
+        Revision {
+            name: format!("worktree:{digest}"),
+            kind: RevisionKind::WorkTree,
+            branch: None,
+            files: Files::Changes {
+                base: base.to_string(),
+                changes,
+            },
             prefetched: None,
         }
     }
@@ -176,8 +227,14 @@ impl WorkTree {
             self.files.remove(&file.path);
         }
         let dir = format!("{rel}/");
-        self.skipped
-            .retain(|path, _| !(rel.is_empty() || path == rel || path.starts_with(&dir)));
+        let touched = &mut self.touched;
+        self.skipped.retain(|path, _| {
+            let under = rel.is_empty() || path == rel || path.starts_with(&dir);
+            if under {
+                touched.insert(path.clone());
+            }
+            !under
+        });
         gone
     }
 

@@ -227,9 +227,10 @@ fn plain_directory_with_symlink_loop_and_oversized_file() {
         max_file_bytes: 1000,
     };
     let revision = source.resolve_revision(None, &limits).unwrap();
-    let paths: Vec<&str> = revision.files.iter().map(|f| f.path.as_str()).collect();
+    let (files, skipped) = listing(&revision);
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, ["p/A.java"]);
-    let reasons: Vec<&str> = revision.skipped.iter().map(|(_, r)| r.as_str()).collect();
+    let reasons: Vec<&str> = skipped.iter().map(|(_, r)| r.as_str()).collect();
     assert!(
         reasons.iter().any(|r| r.contains("larger than")),
         "{reasons:?}"
@@ -245,7 +246,11 @@ fn plain_directory_with_symlink_loop_and_oversized_file() {
         std::fs::write(root.join(bad), "class B {}").unwrap();
     }
     let revision = source.resolve_revision(None, &limits).unwrap();
-    let reasons: Vec<&str> = revision.skipped.iter().map(|(_, r)| r.as_str()).collect();
+    let reasons: Vec<&str> = listing(&revision)
+        .1
+        .iter()
+        .map(|(_, r)| r.as_str())
+        .collect();
     assert!(
         reasons.iter().any(|r| r.contains("not UTF-8")),
         "{reasons:?}"
@@ -286,7 +291,7 @@ fn a_directory_is_indexed_as_it_was_listed() {
     // A, m, n and B.
     assert_eq!(summary.n_elements, 4);
     // Each content is handed out once.
-    let a = &revision.files[0];
+    let a = &listing(&revision).0[0];
     assert!(prefetched.take(&a.blob_id).is_none());
 
     // Contents of blobs indexed before are not parsed, and are freed
@@ -300,7 +305,7 @@ fn a_directory_is_indexed_as_it_was_listed() {
         .index(&source, &revision, &mut |_| {})
         .unwrap();
     assert_eq!(summary.n_parsed, 1, "only C is new");
-    for file in &revision.files {
+    for file in listing(&revision).0 {
         assert!(prefetched.take(&file.blob_id).is_none(), "{}", file.path);
     }
 
@@ -344,4 +349,14 @@ fn not_a_repository_or_directory() {
 
 fn rusqlite_connection(store_dir: &Path) -> rusqlite::Connection {
     rusqlite::Connection::open(store_dir.join("refscope.sqlite")).unwrap()
+}
+
+/// The files and the files left out of a directory's revision.
+fn listing(
+    revision: &refscope_engine::Revision,
+) -> (&[refscope_engine::SourceFile], &[(String, String)]) {
+    match &revision.files {
+        refscope_engine::Files::All { files, skipped } => (files, skipped),
+        other => panic!("a directory's revision lists every file: {other:?}"),
+    }
 }

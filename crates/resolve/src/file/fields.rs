@@ -101,7 +101,7 @@ impl FileResolver<'_> {
                 match prefix {
                     Some(prefix) => {
                         let full = format!("{prefix}.{name}");
-                        if self.q.universe().lookup(&full, self.q.log()).is_some() {
+                        if self.q.universe().contains(&full, self.q.log()) {
                             SiteResult {
                                 target: Target::Nothing,
                                 denoted: Denoted::Type(full.into()),

@@ -117,10 +117,10 @@ pub fn resolve(files: &[(String, String)]) -> Vec<(FileFacts, TrackedResolution)
         .iter()
         .map(|(_, text)| refscope_syntax::extract(text.as_bytes()))
         .collect();
-    let mut universe = TypeUniverse::with_jdk(&jdk.binary_names);
+    let jdk = Arc::new(jdk);
+    let mut universe = TypeUniverse::with_libraries(&jdk, []);
     let skeletons: Vec<FileFacts> = facts.iter().map(type_skeleton).collect();
     universe.add_sources(skeletons.iter());
-    universe.load_jdk_supertypes(&jdk);
     let mut classes = Vec::new();
     let mut table_files = Vec::new();
     for (index, ((path, _), facts)) in files.iter().zip(&facts).enumerate() {

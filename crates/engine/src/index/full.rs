@@ -1,0 +1,196 @@
+//! Phases *signatures* and *resolve* of a revision indexed from scratch:
+//! every file's symbols computed in parallel into one table in memory,
+//! then every file resolved against it in parallel, largest first, each
+//! stored as a unit as it comes. It also leaves the full layers of the
+//! revision's symbol table and dependency index that a later revision
+//! is layered over.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use refscope_store::{
+    BlobId, BulkLayer, IndexTransaction, Links, NewUnit, PackLocation, PackReader,
+};
+use refscope_symbols::lookups::LookupLog;
+use refscope_symbols::names::{canonical_names, type_skeleton};
+use refscope_syntax::facts::FileFacts;
+
+use super::libraries::Libraries;
+use super::report::Progress;
+use super::write::finish_links;
+use crate::error::Error;
+use crate::symtab::full::FullTable;
+use crate::symtab::{RevisionMemos, file_classes, file_types, resolve_file};
+
+/// Resolutions a worker may finish ahead of the writer storing them.
+const RESOLVED_AHEAD: usize = 64;
+
+/// A file of the revision, with its facts in the pack.
+pub(super) struct PackedFile {
+    pub(super) path: Arc<str>,
+    pub(super) blob_id: BlobId,
+    pub(super) location: PackLocation,
+}
+
+/// What [`index_full`] works with.
+pub(super) struct Full<'a> {
+    pub(super) pool: &'a rayon::ThreadPool,
+    pub(super) tx: &'a IndexTransaction<'a>,
+    /// The pack, read record by record.
+    pub(super) reader: &'a PackReader,
+    pub(super) libraries: &'a Libraries,
+    /// The files, sorted by path.
+    pub(super) files: &'a [PackedFile],
+}
+
+/// What a revision indexed from scratch leaves.
+pub(super) struct Indexed {
+    /// Each file's unit, in the order of the files.
+    pub(super) units: Vec<i64>,
+    /// The revision's symbol table: class keys → declaring paths.
+    pub(super) symbols: BulkLayer,
+    /// Its dependency index: names looked up → paths.
+    pub(super) lookups: BulkLayer,
+}
+
+/// Derives every file's symbols, resolves every file and stores the units.
+pub(super) fn index_full(
+    full: Full<'_>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Indexed, Error> {
+    let Full {
+        pool,
+        tx,
+        reader,
+        libraries,
+        files,
+    } = full;
+    let store_dir = tx.store().dir().to_path_buf();
+    let corrupt =
+        |path: &str, e: refscope_store::Error| Error::corrupt(&store_dir, format!("{path}: {e}"));
+    let declarations = |file: &PackedFile| {
+        reader
+            .declarations(&file.blob_id, file.location)
+            .map_err(|e| corrupt(&file.path, e))
+    };
+    progress(Progress::Phase {
+        name: "signatures",
+        total: files.len() as u64,
+    });
+    // The names first: a file's supertypes qualify against every name.
+    let skeletons: Vec<FileFacts> = pool.install(|| {
+        files
+            .par_iter()
+            .map(|file| declarations(file).map(|d| type_skeleton(&d)))
+            .collect::<Result<_, _>>()
+    })?;
+    let mut universe = libraries.universe();
+    let names: Vec<String> = skeletons
+        .iter()
+        .flat_map(|s| canonical_names(s).into_iter().flatten())
+        .collect();
+    universe.declare_sources(names.iter().map(String::as_str));
+    drop(names);
+    let typed: Vec<(Vec<refscope_store::TypeEntry>, LookupLog)> = pool.install(|| {
+        skeletons
+            .par_iter()
+            .map(|skeleton| {
+                let log = LookupLog::default();
+                (file_types(&universe, skeleton, &log), log)
+            })
+            .collect()
+    });
+    drop(skeletons);
+    // Of several declarations of a name, the last in path order counts.
+    for (types, _) in &typed {
+        for t in types {
+            universe.set_supertypes(&t.canonical, &t.supertypes);
+        }
+    }
+    let symbols = pool.install(|| {
+        typed
+            .into_par_iter()
+            .zip(files.par_iter())
+            .enumerate()
+            .with_max_len(1)
+            .map(|(slot, ((types, log), file))| {
+                let decls = declarations(file)?;
+                Ok(file_classes(&universe, &decls, slot as u32, types, log))
+            })
+            .collect::<Result<Vec<_>, Error>>()
+    })?;
+    progress(Progress::Advance(files.len() as u64));
+    let paths: Vec<Arc<str>> = files.iter().map(|f| f.path.clone()).collect();
+    let table = FullTable::new(paths, symbols, libraries.class_path.clone());
+
+    // Largest facts first, so the workers finish together.
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by_key(|&at| std::cmp::Reverse(files[at].location.len));
+    progress(Progress::Phase {
+        name: "resolve",
+        total: files.len() as u64,
+    });
+    let memos = RevisionMemos::default();
+    let element_index = tx.defer_element_index()?;
+    let mut writer = tx.unit_writer()?;
+    let mut links = Links::default();
+    let mut indexed = Indexed {
+        units: vec![0; files.len()],
+        symbols: BulkLayer::default(),
+        lookups: BulkLayer::default(),
+    };
+    let path_numbers: Vec<u32> = files
+        .iter()
+        .map(|f| {
+            let n = indexed.symbols.add_path(&f.path);
+            indexed.lookups.add_path(&f.path);
+            n
+        })
+        .collect();
+    crate::parallel::in_order(
+        pool,
+        files.len(),
+        RESOLVED_AHEAD,
+        || (),
+        |_, at| {
+            let slot = order[at];
+            let file = &files[slot];
+            let facts = reader
+                .facts(&file.blob_id, file.location)
+                .map_err(|e| corrupt(&file.path, e))?;
+            let symbols = table.symbols(slot as u32);
+            let (tracked, deps) =
+                resolve_file(&table, &universe, &memos, &facts, symbols, slot as u32);
+            drop(facts);
+            let unit_symbols = symbols.to_unit();
+            let keys: Vec<String> = unit_symbols
+                .keys()
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            let unit = NewUnit::new(&file.blob_id, Arc::new(tracked), &deps, &unit_symbols);
+            Ok::<_, Error>((unit, deps, keys))
+        },
+        |at, resolved| {
+            let slot = order[at];
+            let (unit, deps, keys) = resolved?;
+            indexed.units[slot] = writer.store(&files[slot].blob_id, unit, &mut links)?;
+            let path = path_numbers[slot];
+            for key in &keys {
+                indexed.symbols.add(key, path);
+            }
+            for name in &deps {
+                indexed.lookups.add(name, path);
+            }
+            progress(Progress::Advance(1));
+            Ok::<(), Error>(())
+        },
+    )?;
+    drop(writer);
+    // A revision's symbols are millions of small allocations: freeing
+    // them took a noticeable part of a second, which the writer need not
+    // wait for.
+    crate::parallel::drop_in_background((table, universe, memos));
+    finish_links(tx, links, element_index, progress)?;
+    Ok(indexed)
+}

@@ -1,0 +1,394 @@
+//! Phases *signatures* and *resolve* of a revision written as a layer
+//! over an indexed parent: only the dirty files are demanded.
+//!
+//! Dirty = the changed files, and every file whose recorded lookups touch
+//! a name whose declaration changed: a name declared or no longer declared
+//! (a class added, removed, renamed or moved), or a name whose class
+//! signature or supertypes changed. Files are added to the dirty set from
+//! the parent's dependency index; each dirty file's symbols are computed
+//! again, and where they differ from what the parent (or an earlier round)
+//! had, the names that differ dirty their own readers, until nothing more
+//! changes. Then the dirty files are resolved and stored; every other file
+//! keeps its parent's unit without being looked at.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use refscope_resolve::ClassEntry;
+use refscope_store::{
+    BlobId, IndexTransaction, LayerBuilder, LayerChain, LayerKind, Links, NO_FILE, NewUnit,
+    PackLocation, PackReader, RevisionRow, UnitSymbols,
+};
+use refscope_syntax::facts::FileFacts;
+
+use super::libraries::Libraries;
+use super::report::Progress;
+use super::write::finish_links;
+use crate::error::Error;
+use crate::symtab::stored::StoredTable;
+use crate::symtab::{
+    FileSymbols, RevisionMemos, declared_keys, file_symbols, in_file, resolve_file,
+};
+
+/// Rounds of recomputing symbols after which a revision whose names have
+/// not settled is indexed from scratch instead (a safeguard: each round
+/// follows a chain of supertypes one step further).
+const MAX_ROUNDS: usize = 32;
+
+/// Resolutions a worker may finish ahead of the writer storing them.
+const RESOLVED_AHEAD: usize = 16;
+
+/// A changed path's new content (blob and facts), or `None` when removed.
+pub(super) type Content = Option<(BlobId, PackLocation)>;
+
+/// A path's new manifest entry (blob and unit), or `None` when removed.
+pub(super) type Entry = Option<(BlobId, i64)>;
+
+/// What [`index_layered`] works with.
+pub(super) struct Layered<'a> {
+    pub(super) pool: &'a rayon::ThreadPool,
+    pub(super) tx: &'a IndexTransaction<'a>,
+    /// The pack, read record by record (facts).
+    pub(super) reader: &'a PackReader,
+    /// The pack, mapped (layers).
+    pub(super) mapped: &'a Arc<PackReader>,
+    pub(super) libraries: &'a Libraries,
+    pub(super) parent: &'a RevisionRow,
+    /// The changed paths: their new content, or `None` when removed.
+    pub(super) changes: &'a [(Arc<str>, Content)],
+}
+
+/// What a layered revision writes over its parent.
+pub(super) struct LayerWritten {
+    /// Paths whose manifest entry changes: the new blob and unit, or
+    /// `None` for a path removed.
+    pub(super) tree: Vec<(Arc<str>, Entry)>,
+    /// The symbol table's delta: keys whose declaring paths changed.
+    pub(super) symbols: LayerBuilder,
+    /// The dependency index's delta: what each file resolved looked up.
+    pub(super) lookups: LayerBuilder,
+}
+
+/// The names settling did not converge on: index from scratch.
+#[derive(Debug)]
+pub(super) struct Unsettled;
+
+/// A dirty file of the new revision.
+struct Dirty {
+    /// Its content, `None` when removed.
+    content: Option<(BlobId, PackLocation)>,
+    /// Its symbols must be computed (again).
+    due: bool,
+    /// The names computing its symbols looked up.
+    deps: Vec<Box<str>>,
+}
+
+/// Computes the dirty set, resolves it and stores its units.
+pub(super) fn index_layered(
+    layered: Layered<'_>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Result<LayerWritten, Unsettled>, Error> {
+    let Layered {
+        pool,
+        tx,
+        reader,
+        mapped,
+        libraries,
+        parent,
+        changes,
+    } = layered;
+    let store = tx.store();
+    let store_dir = store.dir().to_path_buf();
+    let corrupt =
+        |path: &str, e: refscope_store::Error| Error::corrupt(&store_dir, format!("{path}: {e}"));
+    progress(Progress::Phase {
+        name: "signatures",
+        total: changes.len() as u64,
+    });
+    let mut decls: HashMap<Arc<str>, Arc<FileFacts>> = HashMap::new();
+    let mut keys = BTreeMap::new();
+    for (path, content) in changes {
+        match content {
+            Some((blob_id, location)) => {
+                let d = reader
+                    .declarations(blob_id, *location)
+                    .map_err(|e| corrupt(path, e))?;
+                keys.insert(path.clone(), Some(declared_keys(&d)));
+                decls.insert(path.clone(), Arc::new(d));
+            }
+            None => {
+                keys.insert(path.clone(), None);
+            }
+        }
+    }
+    let parent_symbols = LayerChain::read(mapped, LayerKind::Symbols, parent.symbols)?;
+    let parent_lookups = LayerChain::read(mapped, LayerKind::Lookups, parent.lookups)?;
+    let table = Arc::new(StoredTable::new(
+        store.dir(),
+        parent,
+        parent_symbols,
+        libraries.class_path.clone(),
+        keys,
+    )?);
+    let mut universe = libraries.universe();
+    universe.set_external(table.clone());
+
+    let mut dirty: BTreeMap<Arc<str>, Dirty> = changes
+        .iter()
+        .map(|(path, content)| {
+            (
+                path.clone(),
+                Dirty {
+                    content: *content,
+                    due: content.is_some(),
+                    deps: Vec::new(),
+                },
+            )
+        })
+        .collect();
+    for path in dirty.keys() {
+        table.slot(path);
+    }
+    let mut readers = Readers {
+        table: &table,
+        lookups: &parent_lookups,
+        deps: HashMap::new(),
+        announced: HashSet::new(),
+    };
+    let seeds: Vec<String> = table.changed_declarers().into_keys().collect();
+    readers.add(store, &seeds, &mut dirty)?;
+    let mut rounds = 0;
+    loop {
+        let batch: Vec<(Arc<str>, BlobId, PackLocation)> = dirty
+            .iter()
+            .filter(|(_, d)| d.due)
+            .filter_map(|(path, d)| d.content.map(|(blob, at)| (path.clone(), blob, at)))
+            .collect();
+        if batch.is_empty() {
+            break;
+        }
+        rounds += 1;
+        if rounds > MAX_ROUNDS {
+            return Ok(Err(Unsettled));
+        }
+        let computed: Vec<(Arc<str>, FileSymbols)> = pool.install(|| {
+            batch
+                .par_iter()
+                .with_max_len(1)
+                .map(|(path, blob_id, location)| {
+                    let d = match decls.get(path) {
+                        Some(d) => d.clone(),
+                        None => Arc::new(
+                            reader
+                                .declarations(blob_id, *location)
+                                .map_err(|e| corrupt(path, e))?,
+                        ),
+                    };
+                    Ok((path.clone(), file_symbols(&universe, &d, table.slot(path))))
+                })
+                .collect::<Result<_, Error>>()
+        })?;
+        if let Some(e) = table.take_error() {
+            return Err(e);
+        }
+        let mut changed: BTreeSet<String> = BTreeSet::new();
+        for (path, now) in &computed {
+            let before = match table.computed(path) {
+                Some(earlier) => Some(Before::Computed(earlier)),
+                None => table.parent_unit(path)?.map(|(_, s)| Before::Stored(s)),
+            };
+            changed.extend(changed_keys(before.as_ref(), now));
+        }
+        for (path, now) in &computed {
+            let d = dirty.get_mut(path).expect("computed files are dirty");
+            d.due = false;
+            d.deps = now.deps.clone();
+        }
+        let changed: Vec<String> = changed.into_iter().collect();
+        table.set_symbols(computed, &changed);
+        if changed.is_empty() {
+            continue;
+        }
+        universe.forget_external();
+        for d in dirty.values_mut() {
+            if d.content.is_some()
+                && changed
+                    .iter()
+                    .any(|n| d.deps.binary_search_by(|x| (**x).cmp(n)).is_ok())
+            {
+                d.due = true;
+            }
+        }
+        readers.add(store, &changed, &mut dirty)?;
+    }
+    progress(Progress::Advance(changes.len() as u64));
+
+    // Resolve the dirty files that have content, largest first.
+    let mut work: Vec<(Arc<str>, BlobId, PackLocation)> = dirty
+        .iter()
+        .filter_map(|(path, d)| d.content.map(|(blob, at)| (path.clone(), blob, at)))
+        .collect();
+    work.sort_by_key(|(_, _, at)| std::cmp::Reverse(at.len));
+    progress(Progress::Phase {
+        name: "resolve",
+        total: work.len() as u64,
+    });
+    let memos = RevisionMemos::default();
+    let element_index = tx.defer_element_index()?;
+    let mut writer = tx.unit_writer()?;
+    let mut links = Links::default();
+    let mut written = LayerWritten {
+        tree: Vec::with_capacity(dirty.len()),
+        symbols: LayerBuilder::default(),
+        lookups: LayerBuilder::default(),
+    };
+    crate::parallel::in_order(
+        pool,
+        work.len(),
+        RESOLVED_AHEAD,
+        || (),
+        |_, at| {
+            let (path, blob_id, location) = &work[at];
+            let facts = reader
+                .facts(blob_id, *location)
+                .map_err(|e| corrupt(path, e))?;
+            let symbols = table.computed(path).expect("dirty files have symbols");
+            let slot = table.slot(path);
+            let (tracked, deps) = resolve_file(&*table, &universe, &memos, &facts, &symbols, slot);
+            let unit = NewUnit::new(blob_id, Arc::new(tracked), &deps, &symbols.to_unit());
+            Ok::<_, Error>((unit, deps))
+        },
+        |at, resolved| {
+            let (path, blob_id, _) = &work[at];
+            let (unit, deps) = resolved?;
+            let unit = writer.store(blob_id, unit, &mut links)?;
+            written.tree.push((path.clone(), Some((*blob_id, unit))));
+            for name in &deps {
+                written.lookups.add(name, path);
+            }
+            progress(Progress::Advance(1));
+            Ok::<(), Error>(())
+        },
+    )?;
+    drop(writer);
+    if let Some(e) = table.take_error() {
+        return Err(e);
+    }
+    finish_links(tx, links, element_index, progress)?;
+    for (path, d) in &dirty {
+        if d.content.is_none() {
+            written.tree.push((path.clone(), None));
+        }
+    }
+    for (key, declarers) in table.changed_declarers() {
+        written
+            .symbols
+            .set(&key, declarers.iter().map(|p| p.to_string()).collect());
+    }
+    Ok(Ok(written))
+}
+
+/// Finds the files of the parent revision that looked names up.
+struct Readers<'t> {
+    table: &'t StoredTable,
+    lookups: &'t LayerChain,
+    /// The names each parent unit looked up, read once.
+    deps: HashMap<i64, Vec<String>>,
+    /// Names whose readers were looked for already.
+    announced: HashSet<String>,
+}
+
+impl Readers<'_> {
+    /// Adds to `dirty` every file of the parent revision whose unit looked
+    /// up one of `names` (not looked for before).
+    fn add(
+        &mut self,
+        store: &refscope_store::Store,
+        names: &[String],
+        dirty: &mut BTreeMap<Arc<str>, Dirty>,
+    ) -> Result<(), Error> {
+        for name in names {
+            if !self.announced.insert(name.clone()) {
+                continue;
+            }
+            for path in self.lookups.lookers(name)? {
+                let path: Arc<str> = Arc::from(path);
+                if dirty.contains_key(&path) {
+                    continue;
+                }
+                // The index lists every path that ever looked the name up
+                // in the chain: the unit there now must have.
+                let Some((blob_id, unit)) = self.table.parent_file(&path)? else {
+                    continue;
+                };
+                if !self.deps.contains_key(&unit) {
+                    let deps = self.table.unit_deps(unit)?;
+                    self.deps.insert(unit, deps);
+                }
+                if self.deps[&unit].binary_search(name).is_err() {
+                    continue;
+                }
+                let location = store.blob_location(&blob_id)?.ok_or_else(|| {
+                    Error::corrupt(
+                        store.dir(),
+                        format!("{path}: blob {blob_id} is not in the pack"),
+                    )
+                })?;
+                self.table.slot(&path);
+                dirty.insert(
+                    path,
+                    Dirty {
+                        content: Some((blob_id, location)),
+                        due: true,
+                        deps: Vec::new(),
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a path declared before its symbols were computed (again).
+enum Before {
+    Stored(Arc<UnitSymbols>),
+    Computed(Arc<FileSymbols>),
+}
+
+/// The keys whose entries differ between `before` and `now`: a key
+/// declared by one and not the other, a type whose supertypes changed, a
+/// class whose signature (as other files see it) changed.
+fn changed_keys(before: Option<&Before>, now: &FileSymbols) -> Vec<String> {
+    let (before_types, before_classes, before_keys) = match before {
+        Some(Before::Stored(s)) => (
+            s.types.clone(),
+            s.classes.clone(),
+            s.keys().into_iter().map(str::to_string).collect(),
+        ),
+        Some(Before::Computed(s)) => {
+            let unit = s.to_unit();
+            let keys: Vec<String> = unit.keys().into_iter().map(str::to_string).collect();
+            (unit.types, unit.classes, keys)
+        }
+        None => (Vec::new(), Vec::new(), Vec::new()),
+    };
+    let now_unit = now.to_unit();
+    let mut all: BTreeSet<String> = before_keys.into_iter().collect();
+    all.extend(now_unit.keys().into_iter().map(str::to_string));
+    let entry = |types: &[refscope_store::TypeEntry], classes: &[Arc<ClassEntry>], key: &str| {
+        let t = types.iter().find(|t| t.canonical == key).cloned();
+        let c: Vec<Arc<ClassEntry>> = classes
+            .iter()
+            .filter(|c| *c.sig.name == *key)
+            .map(|c| in_file(c, NO_FILE))
+            .collect();
+        (t, c)
+    };
+    all.into_iter()
+        .filter(|key| {
+            entry(&before_types, &before_classes, key)
+                != entry(&now_unit.types, &now_unit.classes, key)
+        })
+        .collect()
+}

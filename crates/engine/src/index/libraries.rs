@@ -1,0 +1,67 @@
+//! The libraries resolution reads besides the sources: the JDK's types
+//! and the jars of the class path, and the digest that tells one set of
+//! libraries from another (a revision is layered only over one resolved
+//! with the same libraries).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use refscope_symbols::{ClassPath, JdkOrigin, JdkTypes, TypeUniverse};
+use refscope_syntax::Digest128;
+
+use crate::error::Error;
+
+/// The JDK and the class path, loaded once per indexer.
+pub(crate) struct Libraries {
+    pub(crate) jdk: Arc<JdkTypes>,
+    pub(crate) class_path: Arc<ClassPath>,
+    pub(crate) digest: [u8; 16],
+}
+
+impl Libraries {
+    /// The libraries of `jdk` and the jars `classpath`.
+    pub(crate) fn load(jdk: JdkTypes, classpath: &[PathBuf]) -> Result<Self, Error> {
+        let class_path = Arc::new(ClassPath::new(&jdk, classpath)?);
+        let digest = library_digest(&jdk, classpath);
+        Ok(Self {
+            jdk: Arc::new(jdk),
+            class_path,
+            digest,
+        })
+    }
+
+    /// A type universe of the libraries' types, with no source type yet.
+    pub(crate) fn universe(&self) -> TypeUniverse {
+        TypeUniverse::with_libraries(&self.jdk, self.class_path.class_names())
+    }
+}
+
+/// The digest of the libraries resolution reads: the JDK and the class
+/// path, by location, size and modification time.
+fn library_digest(jdk: &JdkTypes, classpath: &[PathBuf]) -> [u8; 16] {
+    let mut digest = Digest128::new(b"libraries");
+    let mut library = |path: &std::path::Path| {
+        digest.write_str(&path.to_string_lossy());
+        if let Ok(meta) = std::fs::metadata(path) {
+            digest.write(&meta.len().to_le_bytes());
+            if let Ok(modified) = meta.modified()
+                && let Ok(since) = modified.duration_since(std::time::UNIX_EPOCH)
+            {
+                digest.write(&since.as_nanos().to_le_bytes());
+            }
+        }
+    };
+    match &jdk.origin {
+        JdkOrigin::Jmods(dir) => {
+            library(dir);
+            library(&dir.join("java.base.jmod"));
+        }
+        JdkOrigin::SourceZip(zip) => library(zip),
+        JdkOrigin::Missing => {}
+    }
+    for jar in classpath {
+        library(jar);
+    }
+    digest.write_u32(jdk.binary_names.len() as u32);
+    digest.finish()
+}

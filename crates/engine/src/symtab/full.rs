@@ -1,0 +1,93 @@
+//! The symbol table of a revision indexed from scratch: every file's
+//! symbols in memory, numbered by the file's position in path order.
+
+use std::sync::{Arc, RwLock};
+
+use refscope_resolve::ClassEntry;
+use refscope_resolve::class::ClassCopies;
+use refscope_symbols::classfile::ClassPath;
+use rustc_hash::FxHashMap;
+
+use super::{FileSymbols, RevisionClasses, copies_of};
+
+/// Every file's symbols, and the files declaring each class key.
+pub(crate) struct FullTable {
+    paths: Vec<Arc<str>>,
+    symbols: Vec<FileSymbols>,
+    /// Class key → the files declaring it, in path order.
+    declarers: FxHashMap<Arc<str>, Vec<u32>>,
+    class_path: Arc<ClassPath>,
+    /// [`RevisionClasses::class_copies`]' answers.
+    copies: RwLock<FxHashMap<Box<str>, ClassCopies>>,
+}
+
+impl FullTable {
+    /// The table of files `paths` (in path order; a file's number is its
+    /// position) with their `symbols`.
+    pub(crate) fn new(
+        paths: Vec<Arc<str>>,
+        symbols: Vec<FileSymbols>,
+        class_path: Arc<ClassPath>,
+    ) -> Self {
+        let mut declarers: FxHashMap<Arc<str>, Vec<u32>> = FxHashMap::default();
+        for (file, symbols) in symbols.iter().enumerate() {
+            for entry in &symbols.placeless {
+                let files = declarers.entry(entry.sig.name.clone()).or_default();
+                if files.last() != Some(&(file as u32)) {
+                    files.push(file as u32);
+                }
+            }
+        }
+        Self {
+            paths,
+            symbols,
+            declarers,
+            class_path,
+            copies: RwLock::default(),
+        }
+    }
+
+    /// The symbols of file `file`.
+    pub(crate) fn symbols(&self, file: u32) -> &FileSymbols {
+        &self.symbols[file as usize]
+    }
+}
+
+impl RevisionClasses for FullTable {
+    fn class_copies(&self, key: &str) -> ClassCopies {
+        if let Some(known) = self.copies.read().expect("copies lock").get(key) {
+            return known.clone();
+        }
+        let declared: Vec<Arc<ClassEntry>> = self
+            .declarers
+            .get(key)
+            .into_iter()
+            .flatten()
+            .flat_map(|&file| {
+                self.symbols[file as usize]
+                    .placeless
+                    .iter()
+                    .filter(|entry| *entry.sig.name == *key)
+                    .cloned()
+            })
+            .collect();
+        let copies = copies_of(self, declared);
+        self.copies
+            .write()
+            .expect("copies lock")
+            .insert(key.into(), copies.clone());
+        copies
+    }
+
+    fn path(&self, file: u32) -> Option<Arc<str>> {
+        self.paths.get(file as usize).cloned()
+    }
+
+    fn package(&self, file: u32) -> Option<Option<String>> {
+        self.symbols.get(file as usize).map(|s| s.package.clone())
+    }
+
+    fn class_path(&self) -> &Arc<ClassPath> {
+        &self.class_path
+    }
+}

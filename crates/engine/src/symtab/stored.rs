@@ -1,0 +1,368 @@
+//! The symbol table of a revision written as a layer over an indexed
+//! one: the files it recomputes (the *overlay*: changed files, and files
+//! whose lookups touch a changed declaration) in memory, every other file
+//! read from the parent revision in the store, one class key at a time.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, RwLock};
+
+use refscope_resolve::ClassEntry;
+use refscope_resolve::class::ClassCopies;
+use refscope_store::{LayerChain, RevisionRow, Store, TreeReader, UnitSymbols};
+use refscope_symbols::classfile::ClassPath;
+use refscope_symbols::names::{SourceTypes, Supertypes, to_supertypes};
+use rustc_hash::FxHashMap;
+
+use super::{FileSymbols, RevisionClasses, copies_of, in_file};
+use crate::error::Error;
+
+/// What the parent revision's store answers: each path's unit and its
+/// symbols, read once.
+struct Reads {
+    store: Store,
+    trees: TreeReader,
+    tree: i64,
+    by_path: HashMap<Arc<str>, Option<(i64, Arc<UnitSymbols>)>>,
+}
+
+impl Reads {
+    fn file(&mut self, path: &str) -> Result<Option<(refscope_store::BlobId, i64)>, Error> {
+        Ok(self.trees.file(&self.store, self.tree, path)?)
+    }
+
+    fn unit(&mut self, path: &Arc<str>) -> Result<Option<(i64, Arc<UnitSymbols>)>, Error> {
+        if let Some(known) = self.by_path.get(path) {
+            return Ok(known.clone());
+        }
+        let found = match self.trees.file(&self.store, self.tree, path)? {
+            Some((_, unit)) => Some((unit, Arc::new(self.store.unit_symbols(unit)?))),
+            None => None,
+        };
+        self.by_path.insert(path.clone(), found.clone());
+        Ok(found)
+    }
+}
+
+/// File numbers, given to paths as they are first named.
+#[derive(Default)]
+struct Slots {
+    paths: Vec<Arc<str>>,
+    numbers: HashMap<Arc<str>, u32>,
+}
+
+impl Slots {
+    fn number(&mut self, path: &str) -> u32 {
+        if let Some(&n) = self.numbers.get(path) {
+            return n;
+        }
+        let path: Arc<str> = Arc::from(path);
+        let n = self.paths.len() as u32;
+        self.paths.push(path.clone());
+        self.numbers.insert(path, n);
+        n
+    }
+}
+
+/// The overlay: what the new revision changes over its parent.
+#[derive(Default)]
+struct Overlay {
+    /// Paths whose content changed, with the keys they declare now (no
+    /// entry for a path removed).
+    keys: BTreeMap<Arc<str>, Option<Vec<String>>>,
+    /// The declarers of the keys whose declaring paths changed.
+    declarers: HashMap<String, Vec<Arc<str>>>,
+    /// Symbols computed in the new revision, by path.
+    symbols: HashMap<Arc<str>, Arc<FileSymbols>>,
+}
+
+/// A revision's symbol table over its parent's in the store.
+pub(crate) struct StoredTable {
+    reads: Mutex<Reads>,
+    parent_symbols: LayerChain,
+    class_path: Arc<ClassPath>,
+    overlay: RwLock<Overlay>,
+    slots: Mutex<Slots>,
+    /// [`RevisionClasses::class_copies`]' answers since the overlay last
+    /// changed them.
+    copies: RwLock<FxHashMap<Box<str>, ClassCopies>>,
+    /// The first error reading the store: answers made without what it
+    /// would have read are not used.
+    failed: Mutex<Option<Error>>,
+}
+
+impl StoredTable {
+    /// The table of a revision over `parent` (read through its own
+    /// connection to the store in `store_dir`, and its symbol table
+    /// `parent_symbols`), whose changed files declare `keys` (a removed
+    /// file: `None`).
+    pub(crate) fn new(
+        store_dir: &std::path::Path,
+        parent: &RevisionRow,
+        parent_symbols: LayerChain,
+        class_path: Arc<ClassPath>,
+        keys: BTreeMap<Arc<str>, Option<Vec<String>>>,
+    ) -> Result<Self, Error> {
+        let store = Store::open_existing(store_dir)?;
+        let table = Self {
+            reads: Mutex::new(Reads {
+                store,
+                trees: TreeReader::default(),
+                tree: parent.tree,
+                by_path: HashMap::new(),
+            }),
+            parent_symbols,
+            class_path,
+            overlay: RwLock::new(Overlay {
+                keys,
+                ..Overlay::default()
+            }),
+            slots: Mutex::default(),
+            copies: RwLock::default(),
+            failed: Mutex::default(),
+        };
+        table.declare_changed_keys()?;
+        Ok(table)
+    }
+
+    /// The declarers in the new revision of every key whose declaring
+    /// paths change: keys a changed file declares now and not before, or
+    /// before and not now.
+    fn declare_changed_keys(&self) -> Result<(), Error> {
+        let keys = self.overlay.read().expect("overlay lock").keys.clone();
+        let mut declarers: HashMap<String, Vec<Arc<str>>> = HashMap::new();
+        for (path, now) in &keys {
+            let before = self
+                .parent_unit(path)?
+                .map(|(_, s)| s.keys().into_iter().map(str::to_string).collect::<Vec<_>>());
+            let now = now.clone().unwrap_or_default();
+            let before = before.unwrap_or_default();
+            for key in before.iter().filter(|k| !now.contains(k)) {
+                let list = match declarers.get_mut(key) {
+                    Some(list) => list,
+                    None => declarers
+                        .entry(key.clone())
+                        .or_insert(self.parent_declarers(key)?),
+                };
+                list.retain(|p| p != path);
+            }
+            for key in now.iter().filter(|k| !before.contains(k)) {
+                let list = match declarers.get_mut(key) {
+                    Some(list) => list,
+                    None => declarers
+                        .entry(key.clone())
+                        .or_insert(self.parent_declarers(key)?),
+                };
+                if let Err(at) = list.binary_search(path) {
+                    list.insert(at, path.clone());
+                }
+            }
+        }
+        self.overlay.write().expect("overlay lock").declarers = declarers;
+        Ok(())
+    }
+
+    fn parent_declarers(&self, key: &str) -> Result<Vec<Arc<str>>, Error> {
+        Ok(self
+            .parent_symbols
+            .declarers(key)?
+            .into_iter()
+            .map(Arc::from)
+            .collect())
+    }
+
+    /// The keys whose declaring paths the new revision changes, with their
+    /// declarers now.
+    pub(crate) fn changed_declarers(&self) -> HashMap<String, Vec<Arc<str>>> {
+        self.overlay.read().expect("overlay lock").declarers.clone()
+    }
+
+    /// The unit of `path` in the parent revision, with its symbols.
+    pub(crate) fn parent_unit(
+        &self,
+        path: &Arc<str>,
+    ) -> Result<Option<(i64, Arc<UnitSymbols>)>, Error> {
+        self.reads.lock().expect("reads lock").unit(path)
+    }
+
+    /// The blob and unit of `path` in the parent revision.
+    pub(crate) fn parent_file(
+        &self,
+        path: &str,
+    ) -> Result<Option<(refscope_store::BlobId, i64)>, Error> {
+        self.reads.lock().expect("reads lock").file(path)
+    }
+
+    /// The names unit `unit` looked up.
+    pub(crate) fn unit_deps(&self, unit: i64) -> Result<Vec<String>, Error> {
+        Ok(self
+            .reads
+            .lock()
+            .expect("reads lock")
+            .store
+            .unit_deps(unit)?)
+    }
+
+    /// The number of `path`.
+    pub(crate) fn slot(&self, path: &str) -> u32 {
+        self.slots.lock().expect("slots lock").number(path)
+    }
+
+    /// Sets the symbols computed for `path` in the new revision, and
+    /// forgets every answer made of `changed` keys.
+    pub(crate) fn set_symbols(&self, computed: Vec<(Arc<str>, FileSymbols)>, changed: &[String]) {
+        let mut overlay = self.overlay.write().expect("overlay lock");
+        for (path, symbols) in computed {
+            overlay.symbols.insert(path, Arc::new(symbols));
+        }
+        drop(overlay);
+        let mut copies = self.copies.write().expect("copies lock");
+        for key in changed {
+            copies.remove(key.as_str());
+        }
+    }
+
+    /// The symbols computed for `path` in the new revision, if any.
+    pub(crate) fn computed(&self, path: &str) -> Option<Arc<FileSymbols>> {
+        self.overlay
+            .read()
+            .expect("overlay lock")
+            .symbols
+            .get(path)
+            .cloned()
+    }
+
+    /// The first error met reading the store, if any.
+    pub(crate) fn take_error(&self) -> Option<Error> {
+        self.failed.lock().expect("error lock").take()
+    }
+
+    fn fail(&self, error: Error) {
+        self.failed.lock().expect("error lock").get_or_insert(error);
+    }
+
+    /// The paths declaring `key` in the new revision, in path order.
+    fn declarers(&self, key: &str) -> Vec<Arc<str>> {
+        if let Some(list) = self
+            .overlay
+            .read()
+            .expect("overlay lock")
+            .declarers
+            .get(key)
+        {
+            return list.clone();
+        }
+        match self.parent_declarers(key) {
+            Ok(list) => list,
+            Err(e) => {
+                self.fail(e);
+                Vec::new()
+            }
+        }
+    }
+
+    /// What `path` declares in the new revision: its computed symbols, or
+    /// its parent unit's.
+    fn symbols_of(&self, path: &Arc<str>) -> Option<Declared> {
+        if let Some(computed) = self.computed(path) {
+            return Some(Declared::Computed(computed));
+        }
+        match self.parent_unit(path) {
+            Ok(found) => found.map(|(_, symbols)| Declared::Stored(symbols)),
+            Err(e) => {
+                self.fail(e);
+                None
+            }
+        }
+    }
+}
+
+/// A path's symbols: computed in the new revision, or stored with its
+/// parent unit.
+enum Declared {
+    Computed(Arc<FileSymbols>),
+    Stored(Arc<UnitSymbols>),
+}
+
+impl Declared {
+    fn package(&self) -> Option<String> {
+        match self {
+            Self::Computed(s) => s.package.clone(),
+            Self::Stored(s) => s.package.clone(),
+        }
+    }
+
+    fn supertypes(&self, canonical: &str) -> Option<Vec<String>> {
+        let types = match self {
+            Self::Computed(s) => &s.types,
+            Self::Stored(s) => &s.types,
+        };
+        types
+            .iter()
+            .find(|t| t.canonical == canonical)
+            .map(|t| t.supertypes.clone())
+    }
+
+    fn classes(&self, key: &str) -> Vec<Arc<ClassEntry>> {
+        let classes = match self {
+            Self::Computed(s) => &s.placeless,
+            Self::Stored(s) => &s.classes,
+        };
+        classes
+            .iter()
+            .filter(|c| *c.sig.name == *key)
+            .cloned()
+            .collect()
+    }
+}
+
+impl SourceTypes for StoredTable {
+    fn source_type(&self, canonical: &str) -> Option<Supertypes> {
+        // Of several declarations, the last in path order, as a universe
+        // built at once keeps it.
+        self.declarers(canonical)
+            .iter()
+            .rev()
+            .find_map(|path| self.symbols_of(path)?.supertypes(canonical))
+            .map(|supertypes| to_supertypes(&supertypes))
+    }
+}
+
+impl RevisionClasses for StoredTable {
+    fn class_copies(&self, key: &str) -> ClassCopies {
+        if let Some(known) = self.copies.read().expect("copies lock").get(key) {
+            return known.clone();
+        }
+        let mut declared = Vec::new();
+        for path in self.declarers(key) {
+            let Some(symbols) = self.symbols_of(&path) else {
+                continue;
+            };
+            let slot = self.slot(&path);
+            declared.extend(symbols.classes(key).iter().map(|c| in_file(c, slot)));
+        }
+        let copies = copies_of(self, declared);
+        self.copies
+            .write()
+            .expect("copies lock")
+            .insert(key.into(), copies.clone());
+        copies
+    }
+
+    fn path(&self, file: u32) -> Option<Arc<str>> {
+        self.slots
+            .lock()
+            .expect("slots lock")
+            .paths
+            .get(file as usize)
+            .cloned()
+    }
+
+    fn package(&self, file: u32) -> Option<Option<String>> {
+        let path = self.path(file)?;
+        Some(self.symbols_of(&path)?.package())
+    }
+
+    fn class_path(&self) -> &Arc<ClassPath> {
+        &self.class_path
+    }
+}

@@ -1,0 +1,537 @@
+//! Layered maps from names to paths, read through the memory map: the
+//! symbol table (a class or type name → the paths declaring it) and the
+//! dependency index (a name → the paths whose resolution looked it up,
+//! found or not) of each revision.
+//!
+//! A revision's map is a chain of layers in the pack, newest first: a
+//! *delta* over its parent's map holds only the names the revision
+//! changed, and a *full* layer (depth 0) holds every name. The symbol
+//! table reads a name in the newest layer that has it (an empty list
+//! says the name is no longer declared); the dependency index unites a
+//! name's paths over the chain, and a reader checks each path's unit
+//! still looked the name up. Chains stay short: a revision whose chain
+//! would grow past [`MAX_DEPTH`] deltas merges them into one, and deltas
+//! that grow past a quarter of their full layer are folded into a new
+//! full layer.
+//!
+//! Layer encoding (little-endian): a 32-byte header — kind (`u8`), three
+//! zero bytes, depth (`u32`), the parent layer's pack offset plus one
+//! (`u64`, 0 for none) and length (`u64`), the number of paths and of
+//! names (`u32` each) — then the offsets of the paths, the names and the
+//! values (`u32` each, one more than there are), then the paths' bytes,
+//! the names' bytes and the values' bytes. Paths and names are sorted; a
+//! value is a list of path numbers, ascending, as varint gaps.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::codec::{Damaged, Reader, write_varint};
+use crate::pack::PackLocation;
+
+/// Which map a layer belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayerKind {
+    /// Name → declaring paths; the newest layer with a name decides.
+    Symbols = 1,
+    /// Name → paths that looked it up; layers unite.
+    Lookups = 2,
+}
+
+/// Deltas a chain may hold above its full layer.
+pub const MAX_DEPTH: u32 = 4;
+
+const HEADER_LEN: usize = 32;
+
+/// One decoded layer, borrowing its bytes.
+#[derive(Clone, Copy)]
+pub struct Layer<'b> {
+    kind: LayerKind,
+    depth: u32,
+    parent: Option<PackLocation>,
+    n_paths: usize,
+    n_names: usize,
+    /// Offsets of paths, names and values, then their bytes.
+    offsets: &'b [u8],
+    paths: &'b [u8],
+    names: &'b [u8],
+    values: &'b [u8],
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
+}
+
+impl<'b> Layer<'b> {
+    /// The layer in `bytes`, its header and table sizes checked. Entries
+    /// are checked as they are read (bounds, order, UTF-8): the pack's
+    /// checksum already guards the bytes, and a cold process reads a few
+    /// names of a large layer, so opening one must not cost its size.
+    pub fn parse(bytes: &'b [u8]) -> Result<Self, Damaged> {
+        let header = bytes.get(..HEADER_LEN).ok_or(Damaged)?;
+        let kind = match header[0] {
+            1 => LayerKind::Symbols,
+            2 => LayerKind::Lookups,
+            _ => return Err(Damaged),
+        };
+        let word = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
+        let depth = u32_at(header, 4);
+        let parent = match word(8) {
+            0 => None,
+            offset => Some(PackLocation {
+                offset: offset - 1,
+                len: word(16),
+                declarations_len: 0,
+            }),
+        };
+        let n_paths = u32_at(header, 24) as usize;
+        let n_names = u32_at(header, 28) as usize;
+        let n_offsets = (n_paths + 1) + 2 * (n_names + 1);
+        let offsets_end = HEADER_LEN + 4 * n_offsets;
+        let offsets = bytes.get(HEADER_LEN..offsets_end).ok_or(Damaged)?;
+        let region_end = |first: usize, count: usize| u32_at(offsets, 4 * (first + count)) as usize;
+        let paths_len = region_end(0, n_paths);
+        let names_len = region_end(n_paths + 1, n_names);
+        let values_len = region_end(n_paths + 1 + n_names + 1, n_names);
+        let paths_end = offsets_end + paths_len;
+        let names_end = paths_end + names_len;
+        if bytes.len() != names_end + values_len {
+            return Err(Damaged);
+        }
+        Ok(Self {
+            kind,
+            depth,
+            parent,
+            n_paths,
+            n_names,
+            offsets,
+            paths: &bytes[offsets_end..paths_end],
+            names: &bytes[paths_end..names_end],
+            values: &bytes[names_end..],
+        })
+    }
+
+    /// Entry `i`'s byte range in the region whose offsets start at number
+    /// `first` of the table, checked against `len`.
+    fn range(&self, first: usize, i: usize, len: usize) -> Result<std::ops::Range<usize>, Damaged> {
+        let at = |k: usize| u32_at(self.offsets, 4 * (first + k)) as usize;
+        let (start, end) = (at(i), at(i + 1));
+        if start > end || end > len {
+            return Err(Damaged);
+        }
+        Ok(start..end)
+    }
+
+    fn path_bytes(&self, i: usize) -> Result<&'b [u8], Damaged> {
+        Ok(&self.paths[self.range(0, i, self.paths.len())?])
+    }
+
+    fn name_bytes(&self, i: usize) -> Result<&'b [u8], Damaged> {
+        Ok(&self.names[self.range(self.n_paths + 1, i, self.names.len())?])
+    }
+
+    fn value_iter(
+        &self,
+        i: usize,
+    ) -> Result<impl Iterator<Item = Result<u32, Damaged>> + 'b, Damaged> {
+        let range = self.range(self.n_paths + 1 + self.n_names + 1, i, self.values.len())?;
+        let mut reader = Reader::new(&self.values[range]);
+        let mut next = 0u32;
+        let mut first = true;
+        Ok(std::iter::from_fn(move || {
+            if reader.is_empty() {
+                return None;
+            }
+            let gap = match reader.u32() {
+                Ok(gap) => gap,
+                Err(e) => return Some(Err(e)),
+            };
+            let following = if first {
+                Some(gap)
+            } else {
+                next.checked_add(gap).and_then(|n| n.checked_add(1))
+            };
+            first = false;
+            match following {
+                Some(n) => {
+                    next = n;
+                    Some(Ok(n))
+                }
+                None => Some(Err(Damaged)),
+            }
+        }))
+    }
+
+    /// Which map this layer belongs to.
+    pub fn kind(&self) -> LayerKind {
+        self.kind
+    }
+
+    /// 0 for a full layer; a delta's is its parent's plus one.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// The layer below, if this one is a delta.
+    pub fn parent(&self) -> Option<PackLocation> {
+        self.parent
+    }
+
+    /// How many names the layer holds.
+    pub fn len(&self) -> usize {
+        self.n_names
+    }
+
+    /// Path number `i`.
+    fn path(&self, i: u32) -> Result<&'b str, Damaged> {
+        if i as usize >= self.n_paths {
+            return Err(Damaged);
+        }
+        std::str::from_utf8(self.path_bytes(i as usize)?).map_err(|_| Damaged)
+    }
+
+    /// The paths listed for `name` in this layer, if it lists the name
+    /// (an empty list is a listing too).
+    pub fn get(&self, name: &str) -> Result<Option<Vec<&'b str>>, Damaged> {
+        let mut low = 0;
+        let mut high = self.n_names;
+        while low < high {
+            let mid = (low + high) / 2;
+            match self.name_bytes(mid)?.cmp(name.as_bytes()) {
+                std::cmp::Ordering::Less => low = mid + 1,
+                std::cmp::Ordering::Greater => high = mid,
+                std::cmp::Ordering::Equal => return self.paths_of(mid).map(Some),
+            }
+        }
+        Ok(None)
+    }
+
+    fn paths_of(&self, i: usize) -> Result<Vec<&'b str>, Damaged> {
+        self.value_iter(i)?.map(|p| self.path(p?)).collect()
+    }
+
+    /// Every (name, paths) of the layer, by name.
+    pub fn entries(&self) -> impl Iterator<Item = Result<(&'b str, Vec<&'b str>), Damaged>> + '_ {
+        (0..self.n_names).map(|i| {
+            let name = std::str::from_utf8(self.name_bytes(i)?).map_err(|_| Damaged)?;
+            Ok((name, self.paths_of(i)?))
+        })
+    }
+}
+
+/// A layer being made: names with their paths.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LayerBuilder {
+    /// Name → paths.
+    pub entries: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl LayerBuilder {
+    /// Lists `paths` for `name` (for the symbol table, replacing what
+    /// layers below say; an empty set says it is declared nowhere).
+    pub fn set(&mut self, name: &str, paths: BTreeSet<String>) {
+        self.entries.insert(name.to_string(), paths);
+    }
+
+    /// Adds `path` to `name`'s paths.
+    pub fn add(&mut self, name: &str, path: &str) {
+        match self.entries.get_mut(name) {
+            Some(paths) => {
+                paths.insert(path.to_string());
+            }
+            None => {
+                self.entries
+                    .insert(name.to_string(), BTreeSet::from([path.to_string()]));
+            }
+        }
+    }
+
+    /// The layer's bytes, over `parent` (at `depth`).
+    pub fn encode(&self, kind: LayerKind, depth: u32, parent: Option<PackLocation>) -> Vec<u8> {
+        let paths: BTreeSet<&str> = self
+            .entries
+            .values()
+            .flat_map(|paths| paths.iter().map(String::as_str))
+            .collect();
+        let paths: Vec<&str> = paths.into_iter().collect();
+        let number = |path: &str| paths.binary_search(&path).expect("listed") as u32;
+        let entries = self
+            .entries
+            .iter()
+            .map(|(name, list)| (name.as_str(), list.iter().map(|p| number(p)).collect()));
+        encode_sorted(kind, depth, parent, &paths, entries)
+    }
+}
+
+/// A large layer made of (name, path) pairs, both interned: a full
+/// layer of a revision indexed from scratch, with every name its files
+/// declare or looked up.
+#[derive(Default)]
+pub struct BulkLayer {
+    names: rustc_hash::FxHashMap<Box<str>, u32>,
+    paths: Vec<Box<str>>,
+    pairs: Vec<(u32, u32)>,
+}
+
+impl BulkLayer {
+    /// Adds a path; its number for [`Self::add`].
+    pub fn add_path(&mut self, path: &str) -> u32 {
+        self.paths.push(path.into());
+        self.paths.len() as u32 - 1
+    }
+
+    /// Lists path number `path` for `name`.
+    pub fn add(&mut self, name: &str, path: u32) {
+        let next = self.names.len() as u32;
+        let id = match self.names.get(name) {
+            Some(&id) => id,
+            None => {
+                self.names.insert(name.into(), next);
+                next
+            }
+        };
+        self.pairs.push((id, path));
+    }
+
+    /// The layer's bytes: a full layer.
+    pub fn encode(mut self, kind: LayerKind) -> Vec<u8> {
+        let mut names: Vec<(&str, u32)> = self.names.iter().map(|(n, &id)| (&**n, id)).collect();
+        names.sort_unstable();
+        let mut name_rank = vec![0u32; names.len()];
+        for (rank, &(_, id)) in names.iter().enumerate() {
+            name_rank[id as usize] = rank as u32;
+        }
+        let mut order: Vec<u32> = (0..self.paths.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| self.paths[a as usize].cmp(&self.paths[b as usize]));
+        let mut path_rank = vec![0u32; self.paths.len()];
+        for (rank, &at) in order.iter().enumerate() {
+            path_rank[at as usize] = rank as u32;
+        }
+        for pair in &mut self.pairs {
+            *pair = (name_rank[pair.0 as usize], path_rank[pair.1 as usize]);
+        }
+        self.pairs.sort_unstable();
+        self.pairs.dedup();
+        let paths: Vec<&str> = order.iter().map(|&at| &*self.paths[at as usize]).collect();
+        let pairs = &self.pairs;
+        let entries = names.iter().enumerate().map(|(rank, &(name, _))| {
+            let start = pairs.partition_point(|p| p.0 < rank as u32);
+            let end = pairs.partition_point(|p| p.0 <= rank as u32);
+            (
+                name,
+                pairs[start..end].iter().map(|p| p.1).collect::<Vec<u32>>(),
+            )
+        });
+        encode_sorted(kind, 0, None, &paths, entries)
+    }
+}
+
+/// A layer's bytes from its paths (sorted, each once) and its entries
+/// (sorted by name, each with its path numbers ascending).
+fn encode_sorted<'n>(
+    kind: LayerKind,
+    depth: u32,
+    parent: Option<PackLocation>,
+    paths: &[&str],
+    entries: impl Iterator<Item = (&'n str, Vec<u32>)>,
+) -> Vec<u8> {
+    let mut offsets: Vec<u32> = Vec::new();
+    let mut path_bytes = Vec::new();
+    offsets.push(0);
+    for path in paths {
+        path_bytes.extend_from_slice(path.as_bytes());
+        offsets.push(path_bytes.len() as u32);
+    }
+    let mut name_offsets: Vec<u32> = vec![0];
+    let mut name_bytes = Vec::new();
+    let mut value_offsets: Vec<u32> = vec![0];
+    let mut value_bytes = Vec::new();
+    let mut n_names = 0u32;
+    for (name, list) in entries {
+        n_names += 1;
+        name_bytes.extend_from_slice(name.as_bytes());
+        name_offsets.push(name_bytes.len() as u32);
+        let mut previous: Option<u32> = None;
+        for n in list {
+            let gap = match previous {
+                None => n,
+                Some(p) => n - p - 1,
+            };
+            write_varint(&mut value_bytes, u64::from(gap));
+            previous = Some(n);
+        }
+        value_offsets.push(value_bytes.len() as u32);
+    }
+    offsets.extend(name_offsets);
+    offsets.extend(value_offsets);
+    let mut out = Vec::with_capacity(
+        HEADER_LEN + 4 * offsets.len() + path_bytes.len() + name_bytes.len() + value_bytes.len(),
+    );
+    out.push(kind as u8);
+    out.extend_from_slice(&[0; 3]);
+    out.extend_from_slice(&depth.to_le_bytes());
+    let (offset, len) = parent.map_or((0, 0), |p| (p.offset + 1, p.len));
+    out.extend_from_slice(&offset.to_le_bytes());
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(&(paths.len() as u32).to_le_bytes());
+    out.extend_from_slice(&n_names.to_le_bytes());
+    for o in offsets {
+        out.extend_from_slice(&o.to_le_bytes());
+    }
+    out.extend_from_slice(&path_bytes);
+    out.extend_from_slice(&name_bytes);
+    out.extend_from_slice(&value_bytes);
+    out
+}
+
+/// Folds `layers` (newest first) into one builder: for the symbol table
+/// the newest listing of each name wins; for the dependency index the
+/// paths unite. A full fold (down to a full layer) drops the names no
+/// path declares any more.
+pub fn fold(kind: LayerKind, layers: &[Layer<'_>]) -> Result<LayerBuilder, Damaged> {
+    let mut out = LayerBuilder::default();
+    for layer in layers.iter().rev() {
+        for entry in layer.entries() {
+            let (name, paths) = entry?;
+            match kind {
+                LayerKind::Symbols => {
+                    out.set(name, paths.into_iter().map(str::to_string).collect());
+                }
+                LayerKind::Lookups => {
+                    for path in paths {
+                        out.add(name, path);
+                    }
+                }
+            }
+        }
+    }
+    if layers.last().is_some_and(|l| l.depth() == 0) {
+        out.entries.retain(|_, paths| !paths.is_empty());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn builder(entries: &[(&str, &[&str])]) -> LayerBuilder {
+        let mut b = LayerBuilder::default();
+        for (name, paths) in entries {
+            b.set(name, paths.iter().map(|p| p.to_string()).collect());
+        }
+        b
+    }
+
+    #[test]
+    fn a_layer_reads_back_what_it_was_made_of() {
+        let b = builder(&[
+            ("p.A", &["a/A.java"]),
+            ("p.B", &["b/B.java", "a/A.java", "z/Z.java"]),
+            ("p.Gone", &[]),
+            ("Été", &["é/É.java"]),
+        ]);
+        let parent = PackLocation {
+            offset: 4096,
+            len: 77,
+            declarations_len: 0,
+        };
+        let bytes = b.encode(LayerKind::Symbols, 2, Some(parent));
+        let layer = Layer::parse(&bytes).unwrap();
+        assert_eq!(layer.kind(), LayerKind::Symbols);
+        assert_eq!((layer.depth(), layer.parent()), (2, Some(parent)));
+        assert_eq!(layer.len(), 4);
+        assert_eq!(layer.get("p.A"), Ok(Some(vec!["a/A.java"])));
+        assert_eq!(
+            layer.get("p.B"),
+            Ok(Some(vec!["a/A.java", "b/B.java", "z/Z.java"]))
+        );
+        assert_eq!(layer.get("p.Gone"), Ok(Some(vec![])));
+        assert_eq!(layer.get("Été"), Ok(Some(vec!["é/É.java"])));
+        assert_eq!(layer.get("p.C"), Ok(None));
+        assert_eq!(layer.get(""), Ok(None));
+        assert_eq!(fold(LayerKind::Symbols, &[layer]), Ok(b));
+
+        let empty = LayerBuilder::default().encode(LayerKind::Lookups, 0, None);
+        let layer = Layer::parse(&empty).unwrap();
+        assert!(layer.len() == 0 && layer.parent().is_none());
+        assert_eq!(layer.get("p.A"), Ok(None));
+    }
+
+    #[test]
+    fn a_bulk_layer_is_the_layer_of_its_pairs() {
+        let mut bulk = BulkLayer::default();
+        let z = bulk.add_path("z/Z.java");
+        let a = bulk.add_path("a/A.java");
+        bulk.add("p.B", z);
+        bulk.add("p.A", a);
+        bulk.add("p.B", a);
+        bulk.add("p.B", z);
+        let bytes = bulk.encode(LayerKind::Lookups);
+        let expected = builder(&[("p.A", &["a/A.java"]), ("p.B", &["a/A.java", "z/Z.java"])])
+            .encode(LayerKind::Lookups, 0, None);
+        assert_eq!(bytes, expected);
+    }
+
+    #[test]
+    fn folding_keeps_the_newest_declarers_and_unites_lookups() {
+        let base = builder(&[("p.A", &["A.java"]), ("p.B", &["B.java"])]);
+        let delta = builder(&[("p.A", &[]), ("p.C", &["C.java"])]);
+        let base_bytes = base.encode(LayerKind::Symbols, 0, None);
+        let delta_bytes = delta.encode(LayerKind::Symbols, 1, None);
+        let layers = [
+            Layer::parse(&delta_bytes).unwrap(),
+            Layer::parse(&base_bytes).unwrap(),
+        ];
+        assert_eq!(
+            fold(LayerKind::Symbols, &layers),
+            Ok(builder(&[("p.B", &["B.java"]), ("p.C", &["C.java"])]))
+        );
+        // Deltas alone keep the tombstone: the layer below still lists it.
+        assert_eq!(
+            fold(LayerKind::Symbols, &layers[..1]),
+            Ok(builder(&[("p.A", &[]), ("p.C", &["C.java"])]))
+        );
+
+        let base = builder(&[("p.A", &["A.java", "B.java"])]);
+        let delta = builder(&[("p.A", &["C.java"])]);
+        let base_bytes = base.encode(LayerKind::Lookups, 0, None);
+        let delta_bytes = delta.encode(LayerKind::Lookups, 1, None);
+        let layers = [
+            Layer::parse(&delta_bytes).unwrap(),
+            Layer::parse(&base_bytes).unwrap(),
+        ];
+        assert_eq!(
+            fold(LayerKind::Lookups, &layers),
+            Ok(builder(&[("p.A", &["A.java", "B.java", "C.java"])]))
+        );
+    }
+
+    #[test]
+    fn damaged_layers_are_errors() {
+        let bytes = builder(&[("p.A", &["a/A.java", "b/B.java"]), ("p.B", &["b/B.java"])]).encode(
+            LayerKind::Lookups,
+            0,
+            None,
+        );
+        for cut in 0..bytes.len() {
+            assert!(Layer::parse(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        // Any single byte flipped is an error when parsed or read, or
+        // reads as another well-formed layer: never a panic. (The pack's
+        // checksum catches such damage before a layer is parsed.)
+        for at in 0..bytes.len() {
+            let mut flipped = bytes.clone();
+            flipped[at] ^= 0xa5;
+            if let Ok(layer) = Layer::parse(&flipped) {
+                for entry in layer.entries().flatten() {
+                    let _ = layer.get(entry.0);
+                }
+            }
+        }
+        // A path number past the paths.
+        let mut wrong = bytes.clone();
+        let last = wrong.len() - 1; // p.B's one path number
+        wrong[last] = 7;
+        let layer = Layer::parse(&wrong).unwrap();
+        assert_eq!(layer.get("p.B"), Err(Damaged));
+    }
+}
