@@ -44,6 +44,14 @@ pub struct IndexArgs {
     /// Skip files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = SourceLimits::default().max_file_bytes)]
     max_file_size: u64,
+    /// Print each revision's summary as one JSON object per line (with the
+    /// revision it was layered over and the files it resolved).
+    #[arg(long)]
+    json: bool,
+    /// Index every file of each revision, not a layer over an indexed
+    /// one (for comparisons; the store is the same either way).
+    #[arg(long, hide = true)]
+    from_scratch: bool,
 }
 
 pub fn run(args: IndexArgs) -> Result<()> {
@@ -73,7 +81,12 @@ pub fn run(args: IndexArgs) -> Result<()> {
     }
     let revs = revisions_to_index(&source, &store, &args.revs, &args.branches)?;
     if revs.is_empty() {
-        println!("nothing to index: every commit asked for is indexed already");
+        let note = "nothing to index: every commit asked for is indexed already";
+        if args.json {
+            eprintln!("refscope: {note}");
+        } else {
+            println!("{note}");
+        }
         return Ok(());
     }
     let classpath = expand_classpath(&args.classpath)?;
@@ -82,6 +95,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
         jobs: args.jobs,
         classpath,
         limits: limits.clone(),
+        from_scratch: args.from_scratch,
         ..IndexConfig::default()
     };
     let mut indexer = Indexer::new(&store, config);
@@ -150,6 +164,10 @@ pub fn run(args: IndexArgs) -> Result<()> {
         })?;
         bar.finish_and_clear();
         report_phase(None);
+        if args.json {
+            println!("{}", summary_json(&summary));
+            continue;
+        }
         if n_revs > 1 {
             print!("[{}/{n_revs}] ", position + 1);
         }
@@ -233,6 +251,25 @@ fn summary_line(s: &IndexSummary) -> String {
         line.push_str(&format!(", {} files not UTF-8", s.n_invalid_utf8_files));
     }
     line
+}
+
+fn summary_json(s: &IndexSummary) -> serde_json::Value {
+    serde_json::json!({
+        "revision": s.revision,
+        "already_indexed": s.already_indexed,
+        "parent": s.parent,
+        "files": s.n_files,
+        "parsed": s.n_parsed,
+        "resolved": s.n_resolved,
+        "dirty": s.dirty,
+        "elements": s.n_elements,
+        "reference_sites": s.n_ref_sites,
+        "skipped": s.n_skipped,
+        "syntax_errors": s.n_syntax_errors,
+        "invalid_utf8_files": s.n_invalid_utf8_files,
+        "seconds": s.seconds,
+        "store_bytes": s.store_bytes,
+    })
 }
 
 fn human_bytes(n: u64) -> String {

@@ -12,6 +12,7 @@ mod aicr_cli;
 mod cli;
 mod context;
 mod crash;
+mod dirty_sets;
 mod doc_examples;
 mod fixtures;
 mod flavors;

@@ -274,6 +274,8 @@ impl<'s> Indexer<'s> {
             n_skipped: row.n_skipped,
             n_syntax_errors: row.n_syntax_errors,
             n_invalid_utf8_files: row.n_invalid_utf8_files,
+            dirty: None,
+            parent: row.parent,
             seconds: 0.0,
             store_bytes: self.store.size_on_disk(),
         }))
@@ -461,6 +463,7 @@ impl Run<'_> {
             totals,
             &skipped,
             (n_parsed, packed.len() as u64),
+            None,
         )
     }
 
@@ -593,6 +596,13 @@ impl Run<'_> {
             }
         }
         let skipped = skipped_over(store, parent, &skipped_now)?;
+        let mut dirty: Vec<String> = written
+            .tree
+            .iter()
+            .filter(|(_, entry)| entry.is_some())
+            .map(|(path, _)| path.to_string())
+            .collect();
+        dirty.sort();
         self.finish(
             tx,
             Some(&parent.name),
@@ -601,6 +611,7 @@ impl Run<'_> {
             totals,
             &skipped,
             (n_parsed, n_resolved),
+            Some(dirty),
         )
         .map(Some)
     }
@@ -616,6 +627,7 @@ impl Run<'_> {
         mut totals: RevisionTotals,
         skipped: &[(String, String)],
         (n_parsed, n_resolved): (u64, u64),
+        dirty: Option<Vec<String>>,
     ) -> Result<IndexSummary, Error> {
         let revision = self.revision;
         let root = self.source.root().to_string_lossy();
@@ -649,6 +661,8 @@ impl Run<'_> {
             n_skipped: totals.n_skipped,
             n_syntax_errors: totals.n_syntax_errors,
             n_invalid_utf8_files: totals.n_invalid_utf8_files,
+            dirty,
+            parent: parent.map(str::to_string),
             seconds: self.started.elapsed().as_secs_f64(),
             store_bytes: self.store.size_on_disk(),
         })

@@ -26,7 +26,7 @@ use super::libraries::Libraries;
 use super::report::Progress;
 use super::write::finish_links;
 use crate::error::Error;
-use crate::symtab::stored::StoredTable;
+use crate::symtab::stored::{KeyEntry, StoredTable};
 use crate::symtab::{
     FileSymbols, RevisionMemos, declared_keys, file_symbols, in_file, resolve_file,
 };
@@ -156,8 +156,12 @@ pub(super) fn index_layered(
         deps: HashMap::new(),
         announced: HashSet::new(),
     };
-    let seeds: Vec<String> = table.changed_declarers().into_keys().collect();
-    readers.add(store, &seeds, &mut dirty)?;
+    // Keys to compare with what they were: first those whose declaring
+    // paths change (a class added, removed, renamed or moved), then those
+    // a recomputed file declares differently.
+    let mut candidates: BTreeSet<String> = table.changed_declarers().into_keys().collect();
+    // Each compared key's entry as the last round left it.
+    let mut entries: HashMap<String, KeyEntry> = HashMap::new();
     let mut rounds = 0;
     loop {
         let batch: Vec<(Arc<str>, BlobId, PackLocation)> = dirty
@@ -165,7 +169,7 @@ pub(super) fn index_layered(
             .filter(|(_, d)| d.due)
             .filter_map(|(path, d)| d.content.map(|(blob, at)| (path.clone(), blob, at)))
             .collect();
-        if batch.is_empty() {
+        if batch.is_empty() && candidates.is_empty() {
             break;
         }
         rounds += 1;
@@ -192,21 +196,34 @@ pub(super) fn index_layered(
         if let Some(e) = table.take_error() {
             return Err(e);
         }
-        let mut changed: BTreeSet<String> = BTreeSet::new();
         for (path, now) in &computed {
             let before = match table.computed(path) {
                 Some(earlier) => Some(Before::Computed(earlier)),
                 None => table.parent_unit(path)?.map(|(_, s)| Before::Stored(s)),
             };
-            changed.extend(changed_keys(before.as_ref(), now));
+            candidates.extend(changed_keys(before.as_ref(), now));
         }
         for (path, now) in &computed {
             let d = dirty.get_mut(path).expect("computed files are dirty");
             d.due = false;
             d.deps = now.deps.clone();
         }
-        let changed: Vec<String> = changed.into_iter().collect();
-        table.set_symbols(computed, &changed);
+        let compared: Vec<String> = std::mem::take(&mut candidates).into_iter().collect();
+        table.set_symbols(computed, &compared);
+        // A key changed when the revision declares it differently from
+        // before, or in other files.
+        let mut changed = Vec::new();
+        for key in compared {
+            let now = table.key_entry(&key)?;
+            let before = match entries.remove(&key) {
+                Some(before) => before,
+                None => table.parent_key_entry(&key)?,
+            };
+            if now != before {
+                changed.push(key.clone());
+            }
+            entries.insert(key, now);
+        }
         if changed.is_empty() {
             continue;
         }

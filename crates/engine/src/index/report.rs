@@ -48,6 +48,12 @@ pub struct IndexSummary {
     pub n_syntax_errors: u64,
     /// Files with bytes that were not UTF-8.
     pub n_invalid_utf8_files: u64,
+    /// For a revision written as a layer over another: the paths it
+    /// resolved (its dirty set), sorted; `None` when it was indexed from
+    /// scratch (every file) or was indexed already.
+    pub dirty: Option<Vec<String>>,
+    /// The revision it was written as a layer over, if any.
+    pub parent: Option<String>,
     /// Wall-clock seconds of the run.
     pub seconds: f64,
     /// Size of the store afterwards, in bytes.

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use refscope_resolve::ClassEntry;
 use refscope_resolve::class::ClassCopies;
-use refscope_store::{LayerChain, RevisionRow, Store, TreeReader, UnitSymbols};
+use refscope_store::{LayerChain, NO_FILE, RevisionRow, Store, TreeReader, TypeEntry, UnitSymbols};
 use refscope_symbols::classfile::ClassPath;
 use refscope_symbols::names::{SourceTypes, Supertypes, to_supertypes};
 use rustc_hash::FxHashMap;
@@ -176,6 +176,34 @@ impl StoredTable {
         self.overlay.read().expect("overlay lock").declarers.clone()
     }
 
+    /// What the new revision declares under `key`, as files other than
+    /// the declarers see it.
+    pub(crate) fn key_entry(&self, key: &str) -> Result<KeyEntry, Error> {
+        let declarers = self.declarers(key);
+        let mut declared = Vec::with_capacity(declarers.len());
+        for path in &declarers {
+            if let Some(symbols) = self.symbols_of(path) {
+                declared.push(symbols.entry(key));
+            }
+        }
+        match self.take_error() {
+            Some(e) => Err(e),
+            None => Ok(KeyEntry::new(declarers, declared)),
+        }
+    }
+
+    /// What the parent revision declared under `key`.
+    pub(crate) fn parent_key_entry(&self, key: &str) -> Result<KeyEntry, Error> {
+        let declarers = self.parent_declarers(key)?;
+        let mut declared = Vec::with_capacity(declarers.len());
+        for path in &declarers {
+            if let Some((_, symbols)) = self.parent_unit(path)? {
+                declared.push(Declared::Stored(symbols).entry(key));
+            }
+        }
+        Ok(KeyEntry::new(declarers, declared))
+    }
+
     /// The unit of `path` in the parent revision, with its symbols.
     pub(crate) fn parent_unit(
         &self,
@@ -283,7 +311,46 @@ enum Declared {
     Stored(Arc<UnitSymbols>),
 }
 
+/// A key's declarations in a revision, as files other than the declarers
+/// see them: equal entries resolve every reader alike.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct KeyEntry {
+    /// The declaring paths, in path order: a reader's unit records the
+    /// file each of its targets is declared in, so a class that moves to
+    /// another file changes its readers' units even when it is declared
+    /// as before.
+    declarers: Vec<Arc<str>>,
+    /// Each declaration's type entry and classes, placeless.
+    declared: Vec<(Option<TypeEntry>, Vec<Arc<ClassEntry>>)>,
+}
+
+impl KeyEntry {
+    fn new(
+        declarers: Vec<Arc<str>>,
+        declared: Vec<(Option<TypeEntry>, Vec<Arc<ClassEntry>>)>,
+    ) -> Self {
+        Self {
+            declarers,
+            declared,
+        }
+    }
+}
+
 impl Declared {
+    /// The type entry and (placeless) classes declared under `key`.
+    fn entry(&self, key: &str) -> (Option<TypeEntry>, Vec<Arc<ClassEntry>>) {
+        let types = match self {
+            Self::Computed(s) => &s.types,
+            Self::Stored(s) => &s.types,
+        };
+        let classes = self
+            .classes(key)
+            .iter()
+            .map(|c| in_file(c, NO_FILE))
+            .collect();
+        (types.iter().find(|t| t.canonical == key).cloned(), classes)
+    }
+
     fn package(&self) -> Option<String> {
         match self {
             Self::Computed(s) => s.package.clone(),
