@@ -2,8 +2,8 @@
 //! disk) → an indexed revision in the store → answers.
 //!
 //! This crate owns the driver of indexing ([`Indexer`]: the phases parse,
-//! signatures, resolve and finish), the in-memory incremental engine that
-//! keeps a revision's derived values across revisions (a salsa database),
+//! signatures, resolve and finish; a revision either from scratch or as a
+//! layer over an indexed one that resolves only its dirty files),
 //! where files come from ([`Source`]: git in-process, or a plain directory),
 //! `watch`, and the read API over one indexed revision ([`Snapshot`]).
 //! It builds on the layers below it: `refscope-syntax` (extraction),

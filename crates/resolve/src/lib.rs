@@ -11,7 +11,7 @@
 //! A file's resolution depends on its own facts and the signatures it can
 //! see, so files resolve independently and in parallel. This crate knows
 //! the facts (`refscope-syntax`) and the symbol model (`refscope-symbols`);
-//! it must never know of the store, salsa, git or MCP: the table's source
+//! it must never know of the store, git or MCP: the table's source
 //! classes may come from outside ([`table::SourceClasses`]), which is how
 //! the engine's database answers them.
 //!

@@ -53,9 +53,9 @@ pub struct SharedMemos {
 }
 
 /// Source classes answered one name at a time from outside the table, with
-/// the paths and source roots of the files declaring them. The salsa
-/// database answers this way, so that what a file's
-/// resolution depends on is exactly the names it looked up.
+/// the paths and source roots of the files declaring them. A revision
+/// written as a layer over its parent answers this way, so that what a
+/// file's resolution depends on is exactly the names it looked up.
 pub trait SourceClasses {
     /// Every source copy of the class with key `name`, first copy first;
     /// empty when no file declares it. Shared: a file asks for the same

@@ -10,7 +10,7 @@
 //! the [`IndexTransaction`] it runs in, tasks those of [`TaskTable`]. The
 //! store knows the per-file facts (`refscope-syntax`) and the resolver's
 //! output types (`refscope-resolve`), which it persists; it must never know
-//! of git, the file system outside its directory, salsa or MCP.
+//! of git, the file system outside its directory or MCP.
 //!
 //! Writers take an exclusive lock on `write.lock`; readers never lock and
 //! see the last committed revision. (While a store's first revision is

@@ -13,7 +13,7 @@
 //!   lead to the same things.
 //!
 //! It knows the per-file facts of `refscope-syntax` and nothing above them:
-//! no resolution of reference sites, no store, no salsa.
+//! no resolution of reference sites, no store.
 //!
 //! ```
 //! use refscope_symbols::{Qualifier, TypeUniverse};

@@ -6,7 +6,7 @@
 //! holds the 128-bit content digest ([`digest`]) every layer above uses to
 //! tell values apart.
 //!
-//! It must never know of paths, revisions, other files, the store, salsa or
+//! It must never know of paths, revisions, other files, the store or
 //! MCP: extraction is a pure function of the bytes, and it never fails
 //! (syntax errors yield what tree-sitter recovered, counted).
 //!
