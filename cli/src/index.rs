@@ -161,6 +161,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
             Progress::NoJdk => {
                 eprintln!("refscope: no JDK found (set JAVA_HOME); JDK type names stay unqualified")
             }
+            Progress::Notice(notice) => eprintln!("refscope: {notice}"),
         })?;
         bar.finish_and_clear();
         report_phase(None);

@@ -132,5 +132,6 @@ pub fn index_progress(event: Progress) {
         Progress::NoJdk => {
             eprintln!("refscope: no JDK found (set JAVA_HOME); JDK type names stay unqualified")
         }
+        Progress::Notice(notice) => eprintln!("refscope: {notice}"),
     }
 }

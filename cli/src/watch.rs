@@ -76,6 +76,7 @@ pub fn run(args: WatchArgs) -> Result<()> {
             WatchEvent::Progress(Progress::NoJdk) => {
                 eprintln!("refscope: no JDK found (set JAVA_HOME); JDK type names stay unqualified")
             }
+            WatchEvent::Progress(Progress::Notice(notice)) => eprintln!("refscope: {notice}"),
             WatchEvent::Progress(_) => {}
         }
         ControlFlow::Continue(())

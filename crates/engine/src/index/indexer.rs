@@ -13,7 +13,7 @@ use refscope_store::{
 use refscope_symbols::{JdkOrigin, JdkTypes};
 
 use super::full::{Full, PackedFile, index_full};
-use super::layered::{Content, Layered, index_layered};
+use super::layered::{Content, Layered, NotLayered, index_layered};
 use super::libraries::Libraries;
 use super::parse::{Parsed, parse_new_blobs};
 use super::report::{IndexSummary, Progress};
@@ -559,8 +559,13 @@ impl Run<'_> {
             },
             progress,
         )?;
-        let Ok(written) = written else {
-            return Ok(None);
+        let written = match written {
+            Ok(written) => written,
+            Err(NotLayered::Unsettled) => return Ok(None),
+            Err(NotLayered::Damaged(notice)) => {
+                progress(Progress::Notice(notice));
+                return Ok(None);
+            }
         };
         let tree_changes: Vec<(&str, Option<(BlobId, i64)>)> = written
             .tree

@@ -70,9 +70,15 @@ pub(super) struct LayerWritten {
     pub(super) lookups: LayerBuilder,
 }
 
-/// The names settling did not converge on: index from scratch.
+/// Why a revision is indexed from scratch after all.
 #[derive(Debug)]
-pub(super) struct Unsettled;
+pub(super) enum NotLayered {
+    /// The names did not settle within [`MAX_ROUNDS`].
+    Unsettled,
+    /// The parent's symbol table or dependency index could not be read:
+    /// what to tell the user.
+    Damaged(String),
+}
 
 /// A dirty file of the new revision.
 struct Dirty {
@@ -88,7 +94,7 @@ struct Dirty {
 pub(super) fn index_layered(
     layered: Layered<'_>,
     progress: &mut dyn FnMut(Progress),
-) -> Result<Result<LayerWritten, Unsettled>, Error> {
+) -> Result<Result<LayerWritten, NotLayered>, Error> {
     let Layered {
         pool,
         tx,
@@ -122,8 +128,25 @@ pub(super) fn index_layered(
             }
         }
     }
-    let parent_symbols = LayerChain::read(mapped, LayerKind::Symbols, parent.symbols)?;
-    let parent_lookups = LayerChain::read(mapped, LayerKind::Lookups, parent.lookups)?;
+    // A damaged layer is never trusted: the revision is indexed from
+    // scratch, which writes whole layers again.
+    let chains = LayerChain::read(mapped, LayerKind::Symbols, parent.symbols).and_then(|symbols| {
+        Ok((
+            symbols,
+            LayerChain::read(mapped, LayerKind::Lookups, parent.lookups)?,
+        ))
+    });
+    let (parent_symbols, parent_lookups) = match chains {
+        Ok(chains) => chains,
+        Err(e @ refscope_store::Error::Corrupt { .. }) => {
+            return Ok(Err(NotLayered::Damaged(format!(
+                "the symbol table or dependency index of revision {} cannot be read ({e}); \
+                 indexing every file instead",
+                parent.name
+            ))));
+        }
+        Err(e) => return Err(e.into()),
+    };
     let table = Arc::new(StoredTable::new(
         store.dir(),
         parent,
@@ -174,7 +197,7 @@ pub(super) fn index_layered(
         }
         rounds += 1;
         if rounds > MAX_ROUNDS {
-            return Ok(Err(Unsettled));
+            return Ok(Err(NotLayered::Unsettled));
         }
         let computed: Vec<(Arc<str>, FileSymbols)> = pool.install(|| {
             batch

@@ -21,6 +21,9 @@ pub enum Progress {
     Advance(u64),
     /// No JDK was found: library names stay unqualified.
     NoJdk,
+    /// Something the user should know that does not stop the run, in one
+    /// line.
+    Notice(String),
 }
 
 /// What an indexing run did.

@@ -2,6 +2,7 @@
 //! files in temporary directories, the stub JDK.
 
 mod common;
+mod damaged_layers;
 mod diff;
 mod revision_cache;
 mod store;
