@@ -1,14 +1,13 @@
 //! The symbol table of a revision indexed from scratch: every file's
 //! symbols in memory, numbered by the file's position in path order.
 
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
-use refscope_resolve::ClassEntry;
 use refscope_resolve::class::ClassCopies;
 use refscope_symbols::classfile::ClassPath;
 use rustc_hash::FxHashMap;
 
-use super::{FileSymbols, RevisionClasses, copies_of};
+use super::{CopiesCache, FileSymbols, RevisionClasses};
 
 /// Every file's symbols, and the files declaring each class key.
 pub(crate) struct FullTable {
@@ -18,7 +17,7 @@ pub(crate) struct FullTable {
     declarers: FxHashMap<Arc<str>, Vec<u32>>,
     class_path: Arc<ClassPath>,
     /// [`RevisionClasses::class_copies`]' answers.
-    copies: RwLock<FxHashMap<Box<str>, ClassCopies>>,
+    copies: CopiesCache,
 }
 
 impl FullTable {
@@ -43,7 +42,7 @@ impl FullTable {
             symbols,
             declarers,
             class_path,
-            copies: RwLock::default(),
+            copies: CopiesCache::default(),
         }
     }
 
@@ -55,28 +54,20 @@ impl FullTable {
 
 impl RevisionClasses for FullTable {
     fn class_copies(&self, key: &str) -> ClassCopies {
-        if let Some(known) = self.copies.read().expect("copies lock").get(key) {
-            return known.clone();
-        }
-        let declared: Vec<Arc<ClassEntry>> = self
-            .declarers
-            .get(key)
-            .into_iter()
-            .flatten()
-            .flat_map(|&file| {
-                self.symbols[file as usize]
-                    .placeless
-                    .iter()
-                    .filter(|entry| *entry.sig.name == *key)
-                    .cloned()
-            })
-            .collect();
-        let copies = copies_of(self, declared);
-        self.copies
-            .write()
-            .expect("copies lock")
-            .insert(key.into(), copies.clone());
-        copies
+        self.copies.get_or(self, key, || {
+            self.declarers
+                .get(key)
+                .into_iter()
+                .flatten()
+                .flat_map(|&file| {
+                    self.symbols[file as usize]
+                        .placeless
+                        .iter()
+                        .filter(|entry| *entry.sig.name == *key)
+                        .cloned()
+                })
+                .collect()
+        })
     }
 
     fn path(&self, file: u32) -> Option<Arc<str>> {

@@ -17,7 +17,7 @@ pub(crate) mod stored;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use refscope_resolve::class::{ClassCopies, implement_if_interface, is_anonymous, source_root};
 use refscope_resolve::table::{CopiesMemo, MethodMemo, SharedMemos, SourceClasses};
@@ -223,6 +223,40 @@ pub(crate) fn copies_of(
         copies = vec![anonymous_entry(classes, &last)];
     }
     ClassCopies::from(copies)
+}
+
+/// A revision table's answers of [`RevisionClasses::class_copies`], by
+/// class key.
+#[derive(Default)]
+pub(crate) struct CopiesCache(RwLock<FxHashMap<Box<str>, ClassCopies>>);
+
+impl CopiesCache {
+    /// The copies of `key`: known, or made of the declarations `declared`
+    /// gives (placeless, first first) and kept.
+    pub(crate) fn get_or(
+        &self,
+        classes: &dyn RevisionClasses,
+        key: &str,
+        declared: impl FnOnce() -> Vec<Arc<ClassEntry>>,
+    ) -> ClassCopies {
+        if let Some(known) = self.0.read().expect("copies lock").get(key) {
+            return known.clone();
+        }
+        let copies = copies_of(classes, declared());
+        self.0
+            .write()
+            .expect("copies lock")
+            .insert(key.into(), copies.clone());
+        copies
+    }
+
+    /// Forgets the answers about `keys`.
+    pub(crate) fn forget(&self, keys: &[String]) {
+        let mut copies = self.0.write().expect("copies lock");
+        for key in keys {
+            copies.remove(key.as_str());
+        }
+    }
 }
 
 /// Memos the files resolved together share, by source root: files in

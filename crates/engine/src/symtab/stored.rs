@@ -11,9 +11,8 @@ use refscope_resolve::class::ClassCopies;
 use refscope_store::{LayerChain, NO_FILE, RevisionRow, Store, TreeReader, TypeEntry, UnitSymbols};
 use refscope_symbols::classfile::ClassPath;
 use refscope_symbols::names::{SourceTypes, Supertypes, to_supertypes};
-use rustc_hash::FxHashMap;
 
-use super::{FileSymbols, RevisionClasses, copies_of, in_file};
+use super::{CopiesCache, FileSymbols, RevisionClasses, in_file};
 use crate::error::Error;
 
 /// What the parent revision's store answers: each path's unit and its
@@ -84,7 +83,7 @@ pub(crate) struct StoredTable {
     slots: Mutex<Slots>,
     /// [`RevisionClasses::class_copies`]' answers since the overlay last
     /// changed them.
-    copies: RwLock<FxHashMap<Box<str>, ClassCopies>>,
+    copies: CopiesCache,
     /// The first error reading the store: answers made without what it
     /// would have read are not used.
     failed: Mutex<Option<Error>>,
@@ -117,7 +116,7 @@ impl StoredTable {
                 ..Overlay::default()
             }),
             slots: Mutex::default(),
-            copies: RwLock::default(),
+            copies: CopiesCache::default(),
             failed: Mutex::default(),
         };
         table.declare_changed_keys()?;
@@ -243,10 +242,7 @@ impl StoredTable {
             overlay.symbols.insert(path, Arc::new(symbols));
         }
         drop(overlay);
-        let mut copies = self.copies.write().expect("copies lock");
-        for key in changed {
-            copies.remove(key.as_str());
-        }
+        self.copies.forget(changed);
     }
 
     /// The symbols computed for `path` in the new revision, if any.
@@ -396,23 +392,17 @@ impl SourceTypes for StoredTable {
 
 impl RevisionClasses for StoredTable {
     fn class_copies(&self, key: &str) -> ClassCopies {
-        if let Some(known) = self.copies.read().expect("copies lock").get(key) {
-            return known.clone();
-        }
-        let mut declared = Vec::new();
-        for path in self.declarers(key) {
-            let Some(symbols) = self.symbols_of(&path) else {
-                continue;
-            };
-            let slot = self.slot(&path);
-            declared.extend(symbols.classes(key).iter().map(|c| in_file(c, slot)));
-        }
-        let copies = copies_of(self, declared);
-        self.copies
-            .write()
-            .expect("copies lock")
-            .insert(key.into(), copies.clone());
-        copies
+        self.copies.get_or(self, key, || {
+            let mut declared = Vec::new();
+            for path in self.declarers(key) {
+                let Some(symbols) = self.symbols_of(&path) else {
+                    continue;
+                };
+                let slot = self.slot(&path);
+                declared.extend(symbols.classes(key).iter().map(|c| in_file(c, slot)));
+            }
+            declared
+        })
     }
 
     fn path(&self, file: u32) -> Option<Arc<str>> {
