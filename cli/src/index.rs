@@ -273,7 +273,7 @@ fn summary_json(s: &IndexSummary) -> serde_json::Value {
     })
 }
 
-fn human_bytes(n: u64) -> String {
+pub(crate) fn human_bytes(n: u64) -> String {
     const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
     let mut value = n as f64;
     let mut unit = 0;

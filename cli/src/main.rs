@@ -11,6 +11,7 @@ mod graph;
 mod index;
 mod location;
 mod mcp;
+mod prune;
 mod query;
 mod revisions;
 mod task;
@@ -126,6 +127,11 @@ enum Command {
         after_help = "Examples:\n  refscope revisions\n  refscope revisions --store /tmp/store"
     )]
     Revisions(revisions::RevisionsArgs),
+    /// Remove old revisions from a store, and everything only they used.
+    #[command(
+        after_help = "Examples:\n  refscope prune --keep 20\n  refscope prune --before 2026-11-01 --dry-run\n  refscope prune --keep 1 --store /tmp/store --json\n\nEvery remaining revision answers as before. Revisions a review task names\nare kept."
+    )]
+    Prune(prune::PruneArgs),
     /// Manage review tasks: a repository, a revision under review, a base.
     Task(task::TaskArgs),
     /// Print the code-context JSON of a diff (what the MCP tool returns).
@@ -173,6 +179,7 @@ fn main() -> ExitCode {
         Command::Refs(args) => graph::run_refs(args),
         Command::Query(args) => query::run_query(args),
         Command::Revisions(args) => revisions::run(args),
+        Command::Prune(args) => prune::run(args),
         Command::Watch(args) => watch::run(args),
         Command::Task(args) => task::run(args),
         Command::Context(args) => context::run(args),

@@ -19,5 +19,6 @@ mod flavors;
 mod golden;
 mod graph;
 mod incremental;
+mod prune;
 mod query;
 mod watch;

@@ -34,6 +34,7 @@
 mod error;
 mod index;
 mod parallel;
+mod prune;
 mod snapshot;
 mod source;
 mod symtab;
@@ -41,6 +42,7 @@ mod watch;
 
 pub use error::Error;
 pub use index::{IndexConfig, IndexSummary, Indexer, Progress};
+pub use prune::{Keep, PruneReport, prune};
 pub use snapshot::{
     CallersConfig, ChangeKind, Diff, DiffConfig, ElementChange, ElementSearch, ElementView,
     FileData, FoundElement, Implementation, RefHit, RevisionCache, Snapshot, glob_matches,
@@ -57,7 +59,8 @@ pub use refscope_resolve::records::ElementRecord;
 pub use refscope_resolve::{Confidence, FileResolution, RefTargetKind, ResolvedRef};
 /// The store and what its readers name: revisions, files, review tasks.
 pub use refscope_store::{
-    BlobId, Error as StoreError, FileEntry, RevisionRow, Store, TASKS_FILE, Task, TaskTable,
+    BlobId, Error as StoreError, FileEntry, Removed, RevisionRow, Store, TASKS_FILE, Task,
+    TaskTable,
 };
 /// The JDK's type names, which callers may read once and hand to
 /// [`IndexConfig`].

@@ -82,6 +82,11 @@ impl LayerChain {
         }
     }
 
+    /// Where its layers are in the pack, newest first.
+    pub fn locations(&self) -> impl Iterator<Item = PackLocation> + '_ {
+        self.layers.iter().map(|&(at, _)| at)
+    }
+
     /// The deltas above the full layer.
     pub fn depth(&self) -> u32 {
         self.layers.first().map_or(0, |&(_, depth)| depth)

@@ -249,7 +249,9 @@ impl Store {
         })
     }
 
-    /// Total size of the store's files in bytes.
+    /// Total size of the store's files in bytes: the space they take on
+    /// disk where the file system says (holes a prune left in the pack
+    /// take none), else their lengths.
     pub fn size_on_disk(&self) -> u64 {
         std::fs::read_dir(&self.dir)
             .map(|entries| {
@@ -257,11 +259,23 @@ impl Store {
                     .flatten()
                     .filter_map(|e| e.metadata().ok())
                     .filter(|m| m.is_file())
-                    .map(|m| m.len())
+                    .map(|m| allocated(&m))
                     .sum()
             })
             .unwrap_or(0)
     }
+}
+
+#[cfg(unix)]
+fn allocated(metadata: &std::fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    // st_blocks counts 512-byte units whatever the file system's block.
+    metadata.blocks() * 512
+}
+
+#[cfg(not(unix))]
+fn allocated(metadata: &std::fs::Metadata) -> u64 {
+    metadata.len()
 }
 
 /// Runs `open` until it meets no other process at work on the store

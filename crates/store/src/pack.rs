@@ -169,6 +169,51 @@ pub fn encode_facts(facts: FileFacts, source_len: usize) -> EncodedFacts {
     }
 }
 
+/// Where the record or section at `at` ends in the pack: after its
+/// header, its payload and the padding to the next record.
+pub(crate) fn record_end(at: PackLocation) -> u64 {
+    at.offset + HEADER_LEN + at.len.next_multiple_of(ALIGN)
+}
+
+/// Gives the file system back the space of the byte `ranges` of the pack
+/// at `path` (a hole reads as zeros; the file keeps its length, so every
+/// other record stays where it is). Fails where the file system cannot
+/// punch holes.
+#[cfg(target_os = "linux")]
+pub(crate) fn free_ranges(path: &Path, ranges: &[std::ops::Range<u64>]) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let file = OpenOptions::new().write(true).open(path)?;
+    for range in ranges.iter().filter(|r| r.end > r.start) {
+        let (Ok(start), Ok(len)) = (
+            libc::off_t::try_from(range.start),
+            libc::off_t::try_from(range.end - range.start),
+        ) else {
+            return Err(std::io::Error::other(
+                "pack range beyond the file system's offsets",
+            ));
+        };
+        // SAFETY: fallocate takes a descriptor we own for the call and
+        // plain integers; it touches no memory of ours.
+        let done = unsafe {
+            libc::fallocate(
+                file.as_raw_fd(),
+                libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE,
+                start,
+                len,
+            )
+        };
+        if done != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn free_ranges(_path: &Path, _ranges: &[std::ops::Range<u64>]) -> std::io::Result<()> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
 /// Appends records to the pack.
 pub struct PackWriter {
     path: PathBuf,
@@ -315,11 +360,13 @@ impl PackReader {
             }
             Err(e) => return Err(Error::io(path, e)),
         };
-        // SAFETY: the pack is append-only while any reader may have it
-        // mapped: writers only append, and the one truncation (of bytes no
-        // committed record references) happens under the store's write
-        // lock, beyond every offset a reader can have read from the
-        // database. Every read below is bounds-checked against the map and
+        // SAFETY: the pack keeps its records where they are while any
+        // reader may have it mapped: writers only append; the one
+        // truncation (of bytes no committed record references) happens
+        // under the store's write lock, beyond every offset a reader can
+        // have read from the database; and removing revisions punches holes
+        // (zeros, the length unchanged) only where no remaining revision
+        // has a record. Every read below is bounds-checked against the map and
         // validated (CRC and rkyv's bytecheck) before use, so a file changed
         // behind our back yields an error, not undefined behaviour of our
         // own making.

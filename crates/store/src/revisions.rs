@@ -311,7 +311,7 @@ impl IndexTransaction<'_> {
     }
 }
 
-fn tree_error(store: &Store, e: TreeError) -> Error {
+pub(crate) fn tree_error(store: &Store, e: TreeError) -> Error {
     match e {
         TreeError::Sqlite(e) => store.sqlite_error(e),
         TreeError::Damaged(node) => Error::Corrupt {

@@ -13,7 +13,7 @@
 //! for a file the 20-byte blob id and the zigzag varint unit id, for a
 //! directory the varint node id.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use refscope_syntax::Digest128;
@@ -133,6 +133,14 @@ impl Node {
     }
 }
 
+/// What a set of manifests reaches ([`Trees::reachable`]).
+#[derive(Debug, Default)]
+pub(crate) struct Reached {
+    pub(crate) nodes: HashSet<i64>,
+    pub(crate) blobs: HashSet<BlobId>,
+    pub(crate) units: HashSet<i64>,
+}
+
 /// Nodes decoded so far (nodes never change: an id always names the same
 /// content).
 pub(crate) type NodeCache = HashMap<i64, Arc<Node>>;
@@ -168,15 +176,19 @@ impl<'c> Trees<'c> {
         if let Some(node) = self.nodes.get(&id) {
             return Ok(node.clone());
         }
+        let node = Arc::new(self.read_node(id)?);
+        self.nodes.insert(id, node.clone());
+        Ok(node)
+    }
+
+    fn read_node(&self, id: i64) -> TreeResult<Node> {
         let bytes: Option<Vec<u8>> = self
             .db
             .prepare_cached("SELECT entries FROM trees WHERE id = ?1")?
             .query_row(params![id], |r| r.get(0))
             .optional()?;
         let bytes = bytes.ok_or(TreeError::Damaged(id))?;
-        let node = Arc::new(Node::decode(&bytes).map_err(|Damaged| TreeError::Damaged(id))?);
-        self.nodes.insert(id, node.clone());
-        Ok(node)
+        Node::decode(&bytes).map_err(|Damaged| TreeError::Damaged(id))
     }
 
     /// Stores `node` (or finds it stored); its id.
@@ -334,6 +346,38 @@ impl<'c> Trees<'c> {
             }
         }
         Ok(())
+    }
+
+    /// Everything the manifests `roots` reach: their nodes, and the blobs
+    /// and units of their files. A node shared by many manifests is read
+    /// once.
+    pub(crate) fn reachable(
+        &mut self,
+        roots: impl IntoIterator<Item = i64>,
+    ) -> TreeResult<Reached> {
+        let mut reached = Reached::default();
+        let mut pending: Vec<i64> = roots.into_iter().collect();
+        while let Some(id) = pending.pop() {
+            if !reached.nodes.insert(id) {
+                continue;
+            }
+            // Read without keeping: a walk over every manifest of a store
+            // would otherwise hold all of them decoded.
+            let node = match self.nodes.get(&id) {
+                Some(node) => node.clone(),
+                None => Arc::new(self.read_node(id)?),
+            };
+            for (_, entry) in &node.entries {
+                match *entry {
+                    Entry::File { blob_id, unit_id } => {
+                        reached.blobs.insert(blob_id);
+                        reached.units.insert(unit_id);
+                    }
+                    Entry::Dir(sub) => pending.push(sub),
+                }
+            }
+        }
+        Ok(reached)
     }
 
     /// The file at `path` in the manifest `root`, if it has one.
