@@ -27,6 +27,7 @@
 
 #![forbid(unsafe_code)]
 
+mod archive;
 pub mod classfile;
 mod error;
 pub mod jdk;

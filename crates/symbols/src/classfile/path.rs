@@ -4,14 +4,15 @@
 
 use super::names::canonical_name_of_binary;
 use super::parse::parse_class;
+use crate::archive::{ArchiveReader, open_zip};
 use crate::error::Error;
 use crate::jdk::JdkTypes;
 use crate::signatures::ClassSig;
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
+
+use std::io::Read;
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::{fmt, io};
 
@@ -20,8 +21,6 @@ pub(super) const JMOD_HEADER_LEN: u64 = 4;
 pub(super) const JMOD_CLASSES_PREFIX: &str = "classes/";
 /// Larger class files are taken for corrupt entries.
 pub(super) const MAX_CLASS_FILE_LEN: u64 = 64 << 20;
-/// How much an archive reader reads at once: most class files fit whole.
-pub(super) const ARCHIVE_READ_AHEAD: usize = 16 << 10;
 
 /// The library classes a revision can refer to: the JDK's (from its
 /// `jmods`) and those of jar files, found by canonical name and parsed on
@@ -232,23 +231,6 @@ impl ClassArchive {
     }
 }
 
-pub(super) fn open_zip(path: &Path, header_len: u64) -> io::Result<zip::ZipArchive<ArchiveReader>> {
-    let file = File::open(path)?;
-    let file_len = file.metadata()?.len();
-    let len = file_len.checked_sub(header_len).ok_or_else(|| {
-        io::Error::new(io::ErrorKind::InvalidData, "not a zip archive: too short")
-    })?;
-    let reader = ArchiveReader {
-        file: Arc::new(file),
-        start: header_len,
-        len,
-        position: 0,
-        buffer: Vec::new(),
-        buffer_at: 0,
-    };
-    zip::ZipArchive::new(reader).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
-}
-
 /// The dotted binary name of a jar entry that is a class file of the
 /// jar's own classes: not a multi-release variant (`META-INF/versions/`),
 /// not `module-info` or `package-info`.
@@ -261,104 +243,4 @@ pub(super) fn jar_entry_binary_name(entry: &str) -> Option<String> {
         return None;
     }
     Some(stem.replace('/', "."))
-}
-
-/// Reads a region of a file with positional reads, so clones share one
-/// open file and read at the same time without a lock. It reads ahead into
-/// a buffer of its own; a clone starts with an empty one.
-pub(super) struct ArchiveReader {
-    pub(super) file: Arc<File>,
-    /// Where the region starts in the file.
-    pub(super) start: u64,
-    /// The region's length.
-    pub(super) len: u64,
-    /// The read position, relative to `start`.
-    pub(super) position: u64,
-    pub(super) buffer: Vec<u8>,
-    /// The position of `buffer[0]`.
-    pub(super) buffer_at: u64,
-}
-
-impl Clone for ArchiveReader {
-    fn clone(&self) -> Self {
-        Self {
-            file: Arc::clone(&self.file),
-            start: self.start,
-            len: self.len,
-            position: self.position,
-            buffer: Vec::new(),
-            buffer_at: 0,
-        }
-    }
-}
-
-impl Read for ArchiveReader {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if out.is_empty() || self.position >= self.len {
-            return Ok(0);
-        }
-        let remaining = self.len - self.position;
-        let is_buffered = self
-            .position
-            .checked_sub(self.buffer_at)
-            .is_some_and(|offset| offset < self.buffer.len() as u64);
-        if !is_buffered {
-            if out.len() >= ARCHIVE_READ_AHEAD {
-                let want = remaining.min(out.len() as u64) as usize;
-                let n = read_at(&self.file, &mut out[..want], self.start + self.position)?;
-                self.position += n as u64;
-                return Ok(n);
-            }
-            let want = remaining.min(ARCHIVE_READ_AHEAD as u64) as usize;
-            self.buffer.resize(want, 0);
-            let n = read_at(&self.file, &mut self.buffer, self.start + self.position)?;
-            self.buffer.truncate(n);
-            self.buffer_at = self.position;
-            if n == 0 {
-                return Ok(0);
-            }
-        }
-        let offset = (self.position - self.buffer_at) as usize;
-        let available = &self.buffer[offset..];
-        let n = available.len().min(out.len());
-        out[..n].copy_from_slice(&available[..n]);
-        self.position += n as u64;
-        Ok(n)
-    }
-}
-
-impl Seek for ArchiveReader {
-    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
-        let target = match to {
-            SeekFrom::Start(n) => Some(n),
-            SeekFrom::End(delta) => self.len.checked_add_signed(delta),
-            SeekFrom::Current(delta) => self.position.checked_add_signed(delta),
-        };
-        self.position = target.ok_or_else(|| {
-            io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "seek before the start of the archive",
-            )
-        })?;
-        Ok(self.position)
-    }
-}
-
-#[cfg(unix)]
-pub(super) fn read_at(file: &File, out: &mut [u8], offset: u64) -> io::Result<usize> {
-    std::os::unix::fs::FileExt::read_at(file, out, offset)
-}
-
-#[cfg(windows)]
-pub(super) fn read_at(file: &File, out: &mut [u8], offset: u64) -> io::Result<usize> {
-    // Moves the file's cursor, which no reader relies on.
-    std::os::windows::fs::FileExt::seek_read(file, out, offset)
-}
-
-#[cfg(not(any(unix, windows)))]
-pub(super) fn read_at(_file: &File, _out: &mut [u8], _offset: u64) -> io::Result<usize> {
-    Err(io::Error::new(
-        io::ErrorKind::Unsupported,
-        "positional reads are not supported on this platform",
-    ))
 }
