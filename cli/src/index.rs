@@ -52,6 +52,11 @@ pub struct IndexArgs {
     /// one (for comparisons; the store is the same either way).
     #[arg(long, hide = true)]
     from_scratch: bool,
+    /// Index every file of each revision without recording what a later
+    /// revision would be layered on (for the benchmark of what that
+    /// costs; no revision is ever layered over one indexed so).
+    #[arg(long, hide = true)]
+    without_incremental_data: bool,
 }
 
 pub fn run(args: IndexArgs) -> Result<()> {
@@ -96,6 +101,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
         classpath,
         limits: limits.clone(),
         from_scratch: args.from_scratch,
+        without_incremental_data: args.without_incremental_data,
         ..IndexConfig::default()
     };
     let mut indexer = Indexer::new(&store, config);

@@ -79,14 +79,15 @@ pub fn declared_at(sig: &refscope_symbols::ClassSig, file: u32) -> refscope_symb
 }
 
 /// Qualifies and resolves file `file` against `universe` and `table`,
-/// recording what it looked up.
+/// recording what it looked up in `log` (a fresh one, or
+/// [`LookupLog::off`]).
 pub fn resolve_file_tracked(
     table: &SymbolTable,
     universe: &TypeUniverse,
     facts: &FileFacts,
     file: u32,
+    log: LookupLog,
 ) -> TrackedResolution {
-    let log = LookupLog::default();
     let qualifier = Qualifier::recording(universe, facts, &log);
     let records = crate::records::element_records(facts, &qualifier);
     let resolution = resolve_file(table, &qualifier, facts, file);

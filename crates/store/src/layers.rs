@@ -264,11 +264,22 @@ impl LayerBuilder {
 /// A large layer made of (name, path) pairs, both interned: a full
 /// layer of a revision indexed from scratch, with every name its files
 /// declare or looked up.
+///
+/// It is built while the revision's files are resolved, so it is kept
+/// small: each path's names as one record of name numbers, ascending and
+/// gap-coded in varints (about two bytes a pair over the JDK's millions of
+/// pairs, where a pair of numbers took eight), turned around into name →
+/// paths only when encoded.
 #[derive(Default)]
 pub struct BulkLayer {
     names: rustc_hash::FxHashMap<Box<str>, u32>,
     paths: Vec<Box<str>>,
-    pairs: Vec<(u32, u32)>,
+    /// Records: path number, count, then the name numbers as gaps.
+    records: Vec<u8>,
+    /// Where each record starts in `records`.
+    starts: Vec<usize>,
+    /// Numbers of the current record's names, reused.
+    scratch: Vec<u32>,
 }
 
 impl BulkLayer {
@@ -278,21 +289,53 @@ impl BulkLayer {
         self.paths.len() as u32 - 1
     }
 
-    /// Lists path number `path` for `name`.
-    pub fn add(&mut self, name: &str, path: u32) {
-        let next = self.names.len() as u32;
-        let id = match self.names.get(name) {
-            Some(&id) => id,
-            None => {
-                self.names.insert(name.into(), next);
-                next
-            }
-        };
-        self.pairs.push((id, path));
+    /// Lists path number `path` for each of `names`.
+    pub fn add<N: AsRef<str>>(&mut self, path: u32, names: impl IntoIterator<Item = N>) {
+        self.scratch.clear();
+        for name in names {
+            let name = name.as_ref();
+            let next = self.names.len() as u32;
+            let id = match self.names.get(name) {
+                Some(&id) => id,
+                None => {
+                    self.names.insert(name.into(), next);
+                    next
+                }
+            };
+            self.scratch.push(id);
+        }
+        if self.scratch.is_empty() {
+            return;
+        }
+        self.scratch.sort_unstable();
+        self.scratch.dedup();
+        self.starts.push(self.records.len());
+        write_varint(&mut self.records, u64::from(path));
+        write_varint(&mut self.records, self.scratch.len() as u64);
+        let mut previous = 0;
+        for &id in &self.scratch {
+            write_varint(&mut self.records, u64::from(id - previous));
+            previous = id;
+        }
+    }
+
+    /// The path number and name numbers of the record at `start`.
+    fn record(&self, start: usize, names: &mut Vec<u32>) -> u32 {
+        let mut reader = Reader::new(&self.records[start..]);
+        let mut next = || reader.varint().expect("records are written here") as u32;
+        let path = next();
+        let n = next();
+        names.clear();
+        let mut id = 0;
+        for _ in 0..n {
+            id += next();
+            names.push(id);
+        }
+        path
     }
 
     /// The layer's bytes: a full layer.
-    pub fn encode(mut self, kind: LayerKind) -> Vec<u8> {
+    pub fn encode(self, kind: LayerKind) -> Vec<u8> {
         let mut names: Vec<(&str, u32)> = self.names.iter().map(|(n, &id)| (&**n, id)).collect();
         names.sort_unstable();
         let mut name_rank = vec![0u32; names.len()];
@@ -305,20 +348,41 @@ impl BulkLayer {
         for (rank, &at) in order.iter().enumerate() {
             path_rank[at as usize] = rank as u32;
         }
-        for pair in &mut self.pairs {
-            *pair = (name_rank[pair.0 as usize], path_rank[pair.1 as usize]);
+        // Records in path order, so that each name's paths come ascending.
+        let mut ids = Vec::new();
+        let mut records: Vec<(u32, usize)> = self
+            .starts
+            .iter()
+            .map(|&start| (path_rank[self.record(start, &mut ids) as usize], start))
+            .collect();
+        records.sort_unstable();
+        // Each name's slice of one array of path ranks.
+        let mut bounds = vec![0usize; names.len() + 1];
+        for &(_, start) in &records {
+            self.record(start, &mut ids);
+            for &id in &ids {
+                bounds[name_rank[id as usize] as usize + 1] += 1;
+            }
         }
-        self.pairs.sort_unstable();
-        self.pairs.dedup();
+        for at in 1..bounds.len() {
+            bounds[at] += bounds[at - 1];
+        }
+        let mut filled = bounds.clone();
+        let mut listed = vec![0u32; bounds[names.len()]];
+        for &(rank, start) in &records {
+            self.record(start, &mut ids);
+            for &id in &ids {
+                let slot = &mut filled[name_rank[id as usize] as usize];
+                listed[*slot] = rank;
+                *slot += 1;
+            }
+        }
         let paths: Vec<&str> = order.iter().map(|&at| &*self.paths[at as usize]).collect();
-        let pairs = &self.pairs;
         let entries = names.iter().enumerate().map(|(rank, &(name, _))| {
-            let start = pairs.partition_point(|p| p.0 < rank as u32);
-            let end = pairs.partition_point(|p| p.0 <= rank as u32);
-            (
-                name,
-                pairs[start..end].iter().map(|p| p.1).collect::<Vec<u32>>(),
-            )
+            let mut list = listed[bounds[rank]..bounds[rank + 1]].to_vec();
+            // A path added twice lists its names twice.
+            list.dedup();
+            (name, list)
         });
         encode_sorted(kind, 0, None, &paths, entries)
     }
@@ -461,10 +525,10 @@ mod tests {
         let mut bulk = BulkLayer::default();
         let z = bulk.add_path("z/Z.java");
         let a = bulk.add_path("a/A.java");
-        bulk.add("p.B", z);
-        bulk.add("p.A", a);
-        bulk.add("p.B", a);
-        bulk.add("p.B", z);
+        bulk.add(z, ["p.B"]);
+        bulk.add(a, ["p.B", "p.A", "p.B"]);
+        bulk.add(z, ["p.B"]);
+        bulk.add(a, Vec::<&str>::new());
         let bytes = bulk.encode(LayerKind::Lookups);
         let expected = builder(&[("p.A", &["a/A.java"]), ("p.B", &["a/A.java", "z/Z.java"])])
             .encode(LayerKind::Lookups, 0, None);

@@ -25,6 +25,8 @@ use rustc_hash::FxHashSet;
 #[derive(Debug)]
 pub struct LookupLog {
     frames: RefCell<Vec<FxHashSet<Box<str>>>>,
+    /// False for a log that notes nothing ([`LookupLog::off`]).
+    recording: bool,
 }
 
 impl Default for LookupLog {
@@ -32,13 +34,28 @@ impl Default for LookupLog {
     fn default() -> Self {
         Self {
             frames: RefCell::new(vec![FxHashSet::default()]),
+            recording: true,
         }
     }
 }
 
 impl LookupLog {
+    /// A log that notes nothing: for resolution whose dependencies nobody
+    /// keeps (what an index without the incremental data costs). Memos
+    /// filled through it keep no names either, so it must not share memos
+    /// with a recording log.
+    pub fn off() -> Self {
+        Self {
+            recording: false,
+            ..Self::default()
+        }
+    }
+
     /// Notes that `name` was looked up.
     pub fn record(&self, name: &str) {
+        if !self.recording {
+            return;
+        }
         let mut frames = self.frames.borrow_mut();
         let names = frames.last_mut().expect("a log has an open frame");
         if !names.contains(name) {
@@ -50,6 +67,9 @@ impl LookupLog {
     /// sorted: for a memo that keeps them with its answer. The enclosing
     /// computation is told about them too.
     pub fn nested<T>(&self, compute: impl FnOnce() -> T) -> (T, Vec<Box<str>>) {
+        if !self.recording {
+            return (compute(), Vec::new());
+        }
         /// Closes the frame if `compute` unwinds, so the log stays usable.
         struct Frame<'l>(&'l LookupLog);
         impl Drop for Frame<'_> {
@@ -118,5 +138,14 @@ mod tests {
         log.record("p.A");
         // The names of the abandoned computation stay behind with it.
         assert_eq!(log.finish(), ["p.A".into()]);
+    }
+
+    #[test]
+    fn a_log_that_is_off_notes_nothing() {
+        let log = LookupLog::off();
+        log.record("p.A");
+        let ((), inner) = log.nested(|| log.record("p.B"));
+        assert!(inner.is_empty());
+        assert!(log.finish().is_empty());
     }
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 use refscope_store::{
-    BlobId, BulkLayer, IndexTransaction, Links, NewUnit, PackLocation, PackReader,
+    BlobId, BulkLayer, IndexTransaction, Links, NewUnit, PackLocation, PackReader, UnitSymbols,
 };
 use refscope_symbols::lookups::LookupLog;
 use refscope_symbols::names::{canonical_names, type_skeleton};
@@ -41,6 +41,10 @@ pub(super) struct Full<'a> {
     pub(super) libraries: &'a Libraries,
     /// The files, sorted by path.
     pub(super) files: &'a [PackedFile],
+    /// Whether to record what later revisions are layered on: each unit's
+    /// lookups and symbols, and the revision's layers. Off only to measure
+    /// what they cost (the layers are then left empty).
+    pub(super) incremental_data: bool,
 }
 
 /// What a revision indexed from scratch leaves.
@@ -64,7 +68,15 @@ pub(super) fn index_full(
         reader,
         libraries,
         files,
+        incremental_data,
     } = full;
+    let new_log = || {
+        if incremental_data {
+            LookupLog::default()
+        } else {
+            LookupLog::off()
+        }
+    };
     let store_dir = tx.store().dir().to_path_buf();
     let corrupt =
         |path: &str, e: refscope_store::Error| Error::corrupt(&store_dir, format!("{path}: {e}"));
@@ -95,7 +107,7 @@ pub(super) fn index_full(
         skeletons
             .par_iter()
             .map(|skeleton| {
-                let log = LookupLog::default();
+                let log = new_log();
                 (file_types(&universe, skeleton, &log), log)
             })
             .collect()
@@ -139,14 +151,18 @@ pub(super) fn index_full(
         symbols: BulkLayer::default(),
         lookups: BulkLayer::default(),
     };
-    let path_numbers: Vec<u32> = files
-        .iter()
-        .map(|f| {
-            let n = indexed.symbols.add_path(&f.path);
-            indexed.lookups.add_path(&f.path);
-            n
-        })
-        .collect();
+    let path_numbers: Vec<u32> = if incremental_data {
+        files
+            .iter()
+            .map(|f| {
+                let n = indexed.symbols.add_path(&f.path);
+                indexed.lookups.add_path(&f.path);
+                n
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     crate::parallel::in_order(
         pool,
         files.len(),
@@ -159,10 +175,21 @@ pub(super) fn index_full(
                 .facts(&file.blob_id, file.location)
                 .map_err(|e| corrupt(&file.path, e))?;
             let symbols = table.symbols(slot as u32);
-            let (tracked, deps) =
-                resolve_file(&table, &universe, &memos, &facts, symbols, slot as u32);
+            let (tracked, deps) = resolve_file(
+                &table,
+                &universe,
+                &memos,
+                &facts,
+                symbols,
+                slot as u32,
+                new_log(),
+            );
             drop(facts);
-            let unit_symbols = symbols.to_unit();
+            let unit_symbols = if incremental_data {
+                symbols.to_unit()
+            } else {
+                UnitSymbols::default()
+            };
             let keys: Vec<String> = unit_symbols
                 .keys()
                 .into_iter()
@@ -175,12 +202,9 @@ pub(super) fn index_full(
             let slot = order[at];
             let (unit, deps, keys) = resolved?;
             indexed.units[slot] = writer.store(&files[slot].blob_id, unit, &mut links)?;
-            let path = path_numbers[slot];
-            for key in &keys {
-                indexed.symbols.add(key, path);
-            }
-            for name in &deps {
-                indexed.lookups.add(name, path);
+            if let Some(&path) = path_numbers.get(slot) {
+                indexed.symbols.add(path, &keys);
+                indexed.lookups.add(path, &deps);
             }
             progress(Progress::Advance(1));
             Ok::<(), Error>(())

@@ -48,7 +48,17 @@ pub struct IndexConfig {
     /// Index every revision from scratch, writing no layer over another
     /// (for benchmarks: what the layers cost a single full index).
     pub from_scratch: bool,
+    /// Index every revision from scratch without recording what a later
+    /// revision is layered on (each file's lookups and symbols, the
+    /// revision's symbol table and dependency index): for benchmarks, the
+    /// "without" side of what the incremental machinery costs a full
+    /// index. No revision is ever layered over one indexed this way.
+    pub without_incremental_data: bool,
 }
+
+/// The library digest of a revision indexed without incremental data: no
+/// digest of real libraries, so no revision is ever layered over it.
+const NOT_LAYERABLE: [u8; 16] = [0; 16];
 
 /// Indexes revisions into a store.
 ///
@@ -109,8 +119,6 @@ impl<'s> Indexer<'s> {
         if let Some(summary) = self.already_indexed(&revision.name)? {
             return Ok(summary);
         }
-        // Until the end, including the final checkpoint.
-        let _writeback = self.store.start_writeback();
         self.load_libraries(progress)?;
         let plan = self.plan(source, revision)?;
         let pool = rayon::ThreadPoolBuilder::new()
@@ -164,7 +172,10 @@ impl<'s> Indexer<'s> {
     /// changes, or from scratch with which files.
     fn plan(&self, source: &Source, revision: &Revision) -> Result<Plan, Error> {
         let digest = self.libraries.as_ref().expect("loaded").digest;
-        let usable = |row: &RevisionRow| !self.config.from_scratch && row.library_digest == digest;
+        let from_scratch = self.config.from_scratch || self.config.without_incremental_data;
+        let usable = |row: &RevisionRow| {
+            !from_scratch && row.library_digest == digest && row.library_digest != NOT_LAYERABLE
+        };
         let small = |changes: &Changes, parent: &RevisionRow| {
             changes.len() <= MAX_LAYER_CHANGES.min((parent.n_files as usize / 2).max(256))
         };
@@ -395,6 +406,10 @@ impl Run<'_> {
         progress: &mut dyn FnMut(Progress),
     ) -> Result<IndexSummary, Error> {
         let store = self.store;
+        // Until the end, including the final checkpoint. Only here: a
+        // layer writes little, and would otherwise start writing out what
+        // an earlier process left dirty, and wait for it.
+        let _writeback = store.start_writeback();
         let tx = store.begin_index()?;
         let mut blobs = tx.known_blobs(files.iter().map(|f| &f.blob_id))?;
         let Parsed {
@@ -434,6 +449,7 @@ impl Run<'_> {
                 reader: &reader,
                 libraries: self.libraries,
                 files: &packed,
+                incremental_data: !self.config.without_incremental_data,
             },
             progress,
         )?;
@@ -641,7 +657,11 @@ impl Run<'_> {
             kind: revision.kind.as_str(),
             branch: revision.branch.as_deref(),
             root: &root,
-            library_digest: self.libraries.digest,
+            library_digest: if self.config.without_incremental_data {
+                NOT_LAYERABLE
+            } else {
+                self.libraries.digest
+            },
             parent,
             tree,
             symbols,

@@ -20,6 +20,7 @@ use refscope_store::{
     BlobId, IndexTransaction, LayerBuilder, LayerChain, LayerKind, Links, NO_FILE, NewUnit,
     PackLocation, PackReader, RevisionRow, UnitSymbols,
 };
+use refscope_symbols::lookups::LookupLog;
 use refscope_syntax::facts::FileFacts;
 
 use super::libraries::Libraries;
@@ -295,7 +296,15 @@ pub(super) fn index_layered(
                 .map_err(|e| corrupt(path, e))?;
             let symbols = table.computed(path).expect("dirty files have symbols");
             let slot = table.slot(path);
-            let (tracked, deps) = resolve_file(&*table, &universe, &memos, &facts, &symbols, slot);
+            let (tracked, deps) = resolve_file(
+                &*table,
+                &universe,
+                &memos,
+                &facts,
+                &symbols,
+                slot,
+                LookupLog::default(),
+            );
             let unit = NewUnit::new(blob_id, Arc::new(tracked), &deps, &symbols.to_unit());
             Ok::<_, Error>((unit, deps))
         },

@@ -367,8 +367,8 @@ impl SourceClasses for FileView<'_> {
 }
 
 /// Resolves file `slot` (its facts `facts`, its symbols `symbols`) against
-/// `classes` and `universe`; the resolution, and every name its symbols
-/// and resolution looked up, sorted.
+/// `classes` and `universe`, noting lookups in `log`; the resolution, and
+/// every name its symbols and resolution looked up, sorted.
 pub(crate) fn resolve_file(
     classes: &dyn RevisionClasses,
     universe: &TypeUniverse,
@@ -376,12 +376,13 @@ pub(crate) fn resolve_file(
     facts: &FileFacts,
     symbols: &FileSymbols,
     slot: u32,
+    log: LookupLog,
 ) -> (TrackedResolution, Vec<Box<str>>) {
     let view = FileView::new(classes, slot, &symbols.own);
     let path = classes.path(slot).unwrap_or_else(|| Arc::from(""));
     let shared = memos.partition(source_root(&path, symbols.package.as_deref()));
     let table = SymbolTable::over(&view, Some(classes.class_path().clone()), Some(shared));
-    let mut tracked = resolver::resolve_file_tracked(&table, universe, facts, slot);
+    let mut tracked = resolver::resolve_file_tracked(&table, universe, facts, slot, log);
     let deps = merge_sorted(std::mem::take(&mut tracked.deps), &symbols.deps);
     (tracked, deps)
 }

@@ -24,6 +24,7 @@
 use std::sync::Arc;
 
 use refscope_resolve::{SymbolTable, TrackedResolution, file_signatures, resolve_file_tracked};
+use refscope_symbols::lookups::LookupLog;
 use refscope_symbols::names::type_skeleton;
 use refscope_symbols::{ClassPath, JdkTypes, Qualifier, TypeUniverse};
 use refscope_syntax::FileFacts;
@@ -132,7 +133,9 @@ pub fn resolve(files: &[(String, String)]) -> Vec<(FileFacts, TrackedResolution)
     let resolutions: Vec<TrackedResolution> = facts
         .iter()
         .enumerate()
-        .map(|(index, facts)| resolve_file_tracked(&table, &universe, facts, index as u32))
+        .map(|(index, facts)| {
+            resolve_file_tracked(&table, &universe, facts, index as u32, LookupLog::default())
+        })
         .collect();
     facts.into_iter().zip(resolutions).collect()
 }
