@@ -238,7 +238,10 @@ impl FileScope<'_> {
             }
         }
         let (found, names) = self.nested(|| Arc::new(self.compute_methods_named(ty, name)));
-        let names: Arc<[Box<str>]> = names.into();
+        let names: Arc<[Box<str>]> = match &self.table.shared {
+            Some(shared) => shared.methods.intern(names),
+            None => names.into(),
+        };
         if let Some(shared) = &self.table.shared
             && self.shareable(&found)
         {

@@ -26,14 +26,31 @@ pub(crate) type HierarchyMemo =
 /// replayed when a file takes the answer from the memo. Opaque outside
 /// resolution: a caller makes one per revision and shares it.
 #[derive(Default)]
-pub struct MethodMemo(MethodMap);
+pub struct MethodMemo {
+    map: MethodMap,
+    /// The lists of names the answers keep, each kept once: the lookups
+    /// of one type's methods of any name mostly walk the same hierarchy,
+    /// and a revision's memo holds hundreds of thousands of answers.
+    name_lists: std::sync::Mutex<rustc_hash::FxHashSet<Arc<[Box<str>]>>>,
+}
 
 type MethodMap =
     std::sync::RwLock<HashMap<(u32, Ty, Arc<str>), (Arc<Vec<Found>>, Arc<[Box<str>]>)>>;
 
 impl MethodMemo {
     pub(crate) fn map(&self) -> &MethodMap {
-        &self.0
+        &self.map
+    }
+
+    /// `names` as a list shared with every equal list of this memo.
+    pub(crate) fn intern(&self, names: Vec<Box<str>>) -> Arc<[Box<str>]> {
+        let mut lists = self.name_lists.lock().expect("names lock");
+        if let Some(list) = lists.get(names.as_slice()) {
+            return list.clone();
+        }
+        let list: Arc<[Box<str>]> = names.into();
+        lists.insert(list.clone());
+        list
     }
 }
 
