@@ -7,6 +7,7 @@ mod aicr;
 mod alloc;
 mod at;
 mod context;
+mod dependents;
 mod graph;
 mod index;
 mod location;
@@ -127,6 +128,12 @@ enum Command {
         after_help = "Examples:\n  refscope revisions\n  refscope revisions --store /tmp/store"
     )]
     Revisions(revisions::RevisionsArgs),
+    /// List the files whose resolution looked a name up, found or not: the
+    /// files a new, removed or changed declaration of it resolves again.
+    #[command(
+        after_help = "Examples:\n  refscope dependents com.acme.Stock\n  refscope dependents com.acme.List --rev HEAD~1 --json\n\nA file that uses List through `import java.util.*` from package com.acme\nlooked up com.acme.List first: a class of that name added there shadows\njava.util.List for it."
+    )]
+    Dependents(dependents::DependentsArgs),
     /// Remove old revisions from a store, and everything only they used.
     #[command(
         after_help = "Examples:\n  refscope prune --keep 20\n  refscope prune --before 2026-11-01 --dry-run\n  refscope prune --keep 1 --store /tmp/store --json\n\nEvery remaining revision answers as before. Revisions a review task names\nare kept."
@@ -180,6 +187,7 @@ fn main() -> ExitCode {
         Command::Query(args) => query::run_query(args),
         Command::Revisions(args) => revisions::run(args),
         Command::Prune(args) => prune::run(args),
+        Command::Dependents(args) => dependents::run(args),
         Command::Watch(args) => watch::run(args),
         Command::Task(args) => task::run(args),
         Command::Context(args) => context::run(args),

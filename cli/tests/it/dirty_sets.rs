@@ -127,6 +127,22 @@ fn each_commit_shape_resolves_exactly_its_dirty_set() {
     let first = index_json(&repo, store, &base);
     assert_eq!(first["dirty"], serde_json::Value::Null, "{first}");
     assert_eq!(first["resolved"], 6, "{first}");
+    // What each file looked up, as `dependents` reads it from the units:
+    // only Audit tried q.List (through its on-demand import); p.Stock was
+    // named by Shop and Audit, and declared by Stock itself.
+    let dependents = |name: &str| {
+        run(
+            repo.path(),
+            &["dependents", name, "--rev", &base, "--store", store],
+        )
+        .ok()
+    };
+    assert_eq!(dependents("q.List"), "src/q/Audit.java\n");
+    assert_eq!(
+        dependents("p.Stock"),
+        "src/p/Shop.java\nsrc/p/Stock.java\nsrc/q/Audit.java\n"
+    );
+    assert_eq!(dependents("q.Nothing"), "");
 
     let stock_long_body = STOCK.replace("return n;", "int asked = n;\n        return asked;");
     let stock_new_signature =

@@ -149,6 +149,31 @@ impl<'s> Snapshot<'s> {
             .map_or(&[], Vec::as_slice))
     }
 
+    /// The files whose qualification and resolution looked `name` up (a
+    /// class key such as `java.util.List`, or a package-qualified name
+    /// that was not found), sorted: the files a new, removed or changed
+    /// declaration of `name` makes the next revision resolve again. Read
+    /// from each file's recorded lookups, one unit at a time.
+    pub fn dependents(&self, name: &str) -> Result<Vec<String>, Error> {
+        let mut looked_up: HashMap<i64, bool> = HashMap::new();
+        let mut out = Vec::new();
+        for file in self.files()? {
+            let hit = match looked_up.get(&file.unit_id) {
+                Some(&hit) => hit,
+                None => {
+                    let deps = self.store.unit_deps(file.unit_id)?;
+                    let hit = deps.binary_search_by(|d| d.as_str().cmp(name)).is_ok();
+                    looked_up.insert(file.unit_id, hit);
+                    hit
+                }
+            };
+            if hit {
+                out.push(file.path);
+            }
+        }
+        Ok(out)
+    }
+
     /// One file of the revision.
     pub fn file(&self, path: &str) -> Result<FileEntry, Error> {
         self.store
