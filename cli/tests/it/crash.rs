@@ -6,7 +6,7 @@ use std::time::Duration;
 use crate::common::{TestRepo, refscope, run};
 
 /// A generated Java file of some size, different per `n`.
-fn generated_file(n: usize) -> String {
+pub(crate) fn generated_file(n: usize) -> String {
     let mut text = format!("package gen.p{};\n\npublic class C{n} {{\n", n % 40);
     for m in 0..40 {
         text.push_str(&format!(
@@ -19,7 +19,7 @@ fn generated_file(n: usize) -> String {
 
 /// Commits 1,500 generated files (`gen/p{n % 40}/C{n}.java`); returns the
 /// commit.
-fn commit_generated_files(repo: &TestRepo) -> String {
+pub(crate) fn commit_generated_files(repo: &TestRepo) -> String {
     let files: Vec<(String, String)> = (0..1500)
         .map(|n| (format!("gen/p{}/C{n}.java", n % 40), generated_file(n)))
         .collect();

@@ -10,6 +10,7 @@ mod common;
 
 mod aicr_cli;
 mod cli;
+mod concurrency;
 mod context;
 mod crash;
 mod dirty_sets;
