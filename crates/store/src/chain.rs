@@ -143,11 +143,16 @@ impl LayerChain {
     }
 
     /// Writes `delta` as the newest layer of a new revision's map over this
-    /// chain, to `writer`; the new revision's top. A chain that would grow
-    /// past [`MAX_DEPTH`] has its deltas merged with `delta` into one, and
-    /// deltas that come to more than a quarter of the full layer are
-    /// folded into a new full layer. An empty delta adds nothing: the new
-    /// revision shares its parent's top.
+    /// chain, to `writer`; the new revision's top. An empty delta adds
+    /// nothing: the new revision shares its parent's top.
+    ///
+    /// Layers are merged by size, as a log-structured merge does: the new
+    /// delta is merged with the newest deltas while what is merged is at
+    /// least half the size of the next older layer, or while the chain
+    /// would pass [`MAX_DEPTH`]. Deltas so grow geometrically from the top
+    /// down, and an entry is written again only a logarithmic number of
+    /// times, not once every few revisions. When all deltas merged come to
+    /// half the full layer's size, they are folded into a new full layer.
     pub fn push(
         &self,
         delta: &LayerBuilder,
@@ -160,11 +165,28 @@ impl LayerChain {
         if delta.entries.is_empty() {
             return Ok(top);
         }
-        if depth < MAX_DEPTH {
-            return write(writer, kind, delta, depth + 1, Some(top));
+        let encoded = delta.encode(kind, depth + 1, Some(top));
+        let n_deltas = self.layers.len() - 1;
+        let mut size = encoded.len() as u64;
+        let mut merged_deltas = 0;
+        while merged_deltas < n_deltas
+            && (size * 2 > self.layers[merged_deltas].0.len
+                || n_deltas - merged_deltas + 1 > MAX_DEPTH as usize)
+        {
+            size += self.layers[merged_deltas].0.len;
+            merged_deltas += 1;
         }
-        let sections: Vec<std::borrow::Cow<'_, [u8]>> = self
-            .layers
+        if merged_deltas == 0 {
+            return writer.append_section(section_kind(kind), &encoded);
+        }
+        let (base_at, _) = *self.layers.last().expect("a chain has a full layer");
+        let fold_all = merged_deltas == n_deltas && size * 2 > base_at.len;
+        let merged = if fold_all {
+            self.layers.len()
+        } else {
+            merged_deltas
+        };
+        let sections: Vec<std::borrow::Cow<'_, [u8]>> = self.layers[..merged]
             .iter()
             .map(|&(at, _)| self.pack.section_again(section_kind(kind), at, name(kind)))
             .collect::<Result<_, _>>()?;
@@ -172,17 +194,13 @@ impl LayerChain {
             .iter()
             .map(|bytes| Layer::parse(bytes).map_err(|_| self.damaged()))
             .collect::<Result<_, _>>()?;
-        let (base_at, _) = *self.layers.last().expect("a chain has a full layer");
-        let base = layers.last().expect("a chain has a full layer");
-        let deltas = &layers[..layers.len() - 1];
-        let mut merged = fold(kind, deltas).map_err(|_| self.damaged())?;
-        apply(kind, &mut merged, delta);
-        if merged.entries.len() * 4 <= base.len() {
-            return write(writer, kind, &merged, 1, Some(base_at));
-        }
         let mut folded = fold(kind, &layers).map_err(|_| self.damaged())?;
         apply(kind, &mut folded, delta);
-        write(writer, kind, &full(folded), 0, None)
+        if fold_all {
+            return write(writer, kind, &full(folded), 0, None);
+        }
+        let (parent, parent_depth) = self.layers[merged_deltas];
+        write(writer, kind, &folded, parent_depth + 1, Some(parent))
     }
 }
 

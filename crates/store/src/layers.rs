@@ -36,8 +36,9 @@ pub enum LayerKind {
     Lookups = 2,
 }
 
-/// Deltas a chain may hold above its full layer.
-pub const MAX_DEPTH: u32 = 4;
+/// Deltas a chain may hold above its full layer: a read of a name looks
+/// at most this many layers and the full one.
+pub const MAX_DEPTH: u32 = 6;
 
 const HEADER_LEN: usize = 32;
 
@@ -176,6 +177,7 @@ impl<'b> Layer<'b> {
     }
 
     /// How many names the layer holds.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.n_names
     }

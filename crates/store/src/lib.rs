@@ -56,6 +56,7 @@ pub use journal::Journal;
 pub use layers::{BulkLayer, LayerBuilder, LayerKind, MAX_DEPTH};
 pub use links::{Links, SortedLinks};
 pub use lock::WriteLock;
+pub use names::{BadNames, decode_names, encode_names};
 pub use open::Store;
 pub use pack::{EncodedFacts, PackLocation, PackReader, PackWriter, encode_facts};
 pub use prune::Removed;

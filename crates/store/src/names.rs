@@ -13,11 +13,11 @@ use crate::codec::{Damaged, Reader, write_varint};
 
 /// A list that does not decode: the store is damaged.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) struct BadNames;
+pub struct BadNames;
 
 /// `names` front-coded. Any order decodes back as it was; sorted names
 /// take the fewest bytes.
-pub(crate) fn encode_names<N: AsRef<str>>(names: &[N]) -> Vec<u8> {
+pub fn encode_names<N: AsRef<str>>(names: &[N]) -> Vec<u8> {
     let mut out = Vec::with_capacity(names.len() * 12);
     let mut previous: &[u8] = &[];
     for name in names {
@@ -36,7 +36,7 @@ pub(crate) fn encode_names<N: AsRef<str>>(names: &[N]) -> Vec<u8> {
 }
 
 /// The names of an [`encode_names`] list.
-pub(crate) fn decode_names(bytes: &[u8]) -> Result<Vec<String>, BadNames> {
+pub fn decode_names(bytes: &[u8]) -> Result<Vec<String>, BadNames> {
     let mut reader = Reader::new(bytes);
     let mut names = Vec::new();
     let mut name: Vec<u8> = Vec::new();

@@ -38,7 +38,7 @@ pub mod signatures;
 pub use classfile::ClassPath;
 pub use error::Error;
 pub use jdk::{JdkOrigin, JdkTypes};
-pub use names::{Qualifier, TypeUniverse};
+pub use names::{LibraryTypes, Qualifier, TypeUniverse};
 pub use signatures::{
     ClassKind, ClassSig, FieldSig, MethodSig, Prim, SourceDecl, TypeArg, TypeParamSig, TypeSig,
     flags,

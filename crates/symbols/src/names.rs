@@ -39,22 +39,90 @@ pub trait SourceTypes: Send + Sync {
 /// whole revision, or answered by a [`SourceTypes`].
 #[derive(Default)]
 pub struct TypeUniverse {
-    /// Library types, canonical name → binary name.
-    library: HashMap<String, Box<str>>,
+    /// Library types, shared by the universes of every revision resolved
+    /// with the same libraries.
+    library: Arc<LibraryTypes>,
     /// Source types, canonical name → direct supertypes.
     sources: HashMap<String, Supertypes>,
     /// Source types answered from outside, with what they answered.
     external: Option<Arc<dyn SourceTypes>>,
     external_memo: RwLock<HashMap<Box<str>, Option<Supertypes>>>,
+}
+
+/// The library types of a [`TypeUniverse`]: the JDK's and the class
+/// path's, with their supertypes as read so far. Made once per set of
+/// libraries: a process indexing one commit after another gives each
+/// revision's universe the same one, instead of naming tens of thousands
+/// of types and opening the JDK's archives again per commit.
+#[derive(Default)]
+pub struct LibraryTypes {
+    /// Canonical name → binary name.
+    names: HashMap<String, Box<str>>,
     /// The JDK's class files, for library supertypes read on first use.
     jdk_classes: Option<Mutex<JdkClassReader>>,
-    library_supertypes: RwLock<HashMap<Box<str>, Supertypes>>,
+    /// Supertypes read so far, by binary name.
+    supertypes: RwLock<HashMap<Box<str>, Supertypes>>,
+}
+
+impl LibraryTypes {
+    /// The types of `jdk` and of the class path (`class_path_names`,
+    /// binary names); the supertypes of JDK types are read from its class
+    /// files when a member type lookup first needs them.
+    pub fn new<'n>(
+        jdk: &Arc<JdkTypes>,
+        class_path_names: impl IntoIterator<Item = &'n str>,
+    ) -> Self {
+        let mut types = Self::default();
+        types.add_names(jdk.binary_names.iter().map(String::as_str));
+        types.add_names(class_path_names);
+        types.jdk_classes = Some(Mutex::new(jdk.class_reader()));
+        types
+    }
+
+    fn add_names<'n>(&mut self, binary_names: impl IntoIterator<Item = &'n str>) {
+        for binary in binary_names {
+            // Library class names never contain `$` except as the nesting
+            // separator, and anonymous or local classes (`$1`) are skipped.
+            let is_nameable = binary
+                .split('$')
+                .skip(1)
+                .all(|part| !part.starts_with(|c: char| c.is_ascii_digit()));
+            if is_nameable {
+                self.names
+                    .insert(binary.replace('$', "."), Box::from(binary));
+            }
+        }
+    }
+
+    /// The direct supertypes of the library class `binary`, read from its
+    /// class file when first asked for (empty when it has none to read).
+    fn supertypes(&self, binary: &str) -> Supertypes {
+        if let Some(known) = self.supertypes.read().expect("supertypes lock").get(binary) {
+            return known.clone();
+        }
+        let read = self.jdk_classes.as_ref().and_then(|reader| {
+            reader
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .supertypes(binary)
+        });
+        let supertypes: Supertypes = read
+            .unwrap_or_default()
+            .iter()
+            .map(|b| Arc::from(b.replace('$', ".")))
+            .collect();
+        self.supertypes
+            .write()
+            .expect("supertypes lock")
+            .insert(binary.into(), supertypes.clone());
+        supertypes
+    }
 }
 
 impl std::fmt::Debug for TypeUniverse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TypeUniverse")
-            .field("library", &self.library.len())
+            .field("library", &self.library.names.len())
             .field("sources", &self.sources.len())
             .field("external", &self.external.is_some())
             .finish()
@@ -76,9 +144,9 @@ impl TypeUniverse {
     /// A universe of library types (binary names such as
     /// `java.util.Map$Entry`) whose supertypes are not known.
     pub fn with_jdk(binary_names: &[String]) -> Self {
-        let mut universe = Self::default();
-        universe.add_library_names(binary_names.iter().map(String::as_str));
-        universe
+        let mut library = LibraryTypes::default();
+        library.add_names(binary_names.iter().map(String::as_str));
+        Self::over(Arc::new(library))
     }
 
     /// A universe of the JDK's types and of the class path's
@@ -89,25 +157,14 @@ impl TypeUniverse {
         jdk: &Arc<JdkTypes>,
         class_path_names: impl IntoIterator<Item = &'n str>,
     ) -> Self {
-        let mut universe = Self::default();
-        universe.add_library_names(jdk.binary_names.iter().map(String::as_str));
-        universe.add_library_names(class_path_names);
-        universe.jdk_classes = Some(Mutex::new(jdk.class_reader()));
-        universe
+        Self::over(Arc::new(LibraryTypes::new(jdk, class_path_names)))
     }
 
-    fn add_library_names<'n>(&mut self, binary_names: impl IntoIterator<Item = &'n str>) {
-        for binary in binary_names {
-            // Library class names never contain `$` except as the nesting
-            // separator, and anonymous or local classes (`$1`) are skipped.
-            let is_nameable = binary
-                .split('$')
-                .skip(1)
-                .all(|part| !part.starts_with(|c: char| c.is_ascii_digit()));
-            if is_nameable {
-                self.library
-                    .insert(binary.replace('$', "."), Box::from(binary));
-            }
+    /// A universe of the types of `library`, with no source type yet.
+    pub fn over(library: Arc<LibraryTypes>) -> Self {
+        Self {
+            library,
+            ..Self::default()
         }
     }
 
@@ -220,6 +277,7 @@ impl TypeUniverse {
             }
         }
         self.library
+            .names
             .get(canonical)
             .map(|binary| Known::Library(binary))
     }
@@ -242,35 +300,8 @@ impl TypeUniverse {
         }
         match self.find(canonical)? {
             Known::Source(supertypes) => Some(supertypes),
-            Known::Library(binary) => Some(self.library_supertypes(binary)),
+            Known::Library(binary) => Some(self.library.supertypes(binary)),
         }
-    }
-
-    fn library_supertypes(&self, binary: &str) -> Supertypes {
-        if let Some(known) = self
-            .library_supertypes
-            .read()
-            .expect("supertypes lock")
-            .get(binary)
-        {
-            return known.clone();
-        }
-        let read = self.jdk_classes.as_ref().and_then(|reader| {
-            reader
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .supertypes(binary)
-        });
-        let supertypes: Supertypes = read
-            .unwrap_or_default()
-            .iter()
-            .map(|b| Arc::from(b.replace('$', ".")))
-            .collect();
-        self.library_supertypes
-            .write()
-            .expect("supertypes lock")
-            .insert(binary.into(), supertypes.clone());
-        supertypes
     }
 
     /// The canonical name of member type `name` of `owner`, declared or

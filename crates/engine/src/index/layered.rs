@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use refscope_resolve::ClassEntry;
 use refscope_store::{
     BlobId, IndexTransaction, LayerBuilder, LayerChain, LayerKind, Links, NO_FILE, NewUnit,
-    PackLocation, PackReader, RevisionRow, UnitSymbols,
+    PackLocation, PackReader, RevisionRow, UnitSymbols, decode_names,
 };
 use refscope_symbols::lookups::LookupLog;
 use refscope_syntax::facts::FileFacts;
@@ -87,8 +87,8 @@ struct Dirty {
     content: Option<(BlobId, PackLocation)>,
     /// Its symbols must be computed (again).
     due: bool,
-    /// The names computing its symbols looked up.
-    deps: Vec<Box<str>>,
+    /// The names computing its symbols looked up, sorted.
+    deps: Vec<String>,
 }
 
 /// Computes the dirty set, resolves it and stores its units.
@@ -230,7 +230,7 @@ pub(super) fn index_layered(
         for (path, now) in &computed {
             let d = dirty.get_mut(path).expect("computed files are dirty");
             d.due = false;
-            d.deps = now.deps.clone();
+            d.deps = decode_names(&now.deps).expect("encoded by file_classes");
         }
         let compared: Vec<String> = std::mem::take(&mut candidates).into_iter().collect();
         table.set_symbols(computed, &compared);
@@ -253,11 +253,7 @@ pub(super) fn index_layered(
         }
         universe.forget_external();
         for d in dirty.values_mut() {
-            if d.content.is_some()
-                && changed
-                    .iter()
-                    .any(|n| d.deps.binary_search_by(|x| (**x).cmp(n)).is_ok())
-            {
+            if d.content.is_some() && changed.iter().any(|n| d.deps.binary_search(n).is_ok()) {
                 d.due = true;
             }
         }

@@ -6,16 +6,17 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use refscope_symbols::{ClassPath, JdkOrigin, JdkTypes, TypeUniverse};
+use refscope_symbols::{ClassPath, JdkOrigin, JdkTypes, LibraryTypes, TypeUniverse};
 use refscope_syntax::Digest128;
 
 use crate::error::Error;
 
 /// The JDK and the class path, loaded once per indexer.
 pub(crate) struct Libraries {
-    pub(crate) jdk: Arc<JdkTypes>,
     pub(crate) class_path: Arc<ClassPath>,
     pub(crate) digest: [u8; 16],
+    /// Their types, shared by every revision's universe.
+    types: Arc<LibraryTypes>,
 }
 
 impl Libraries {
@@ -23,16 +24,17 @@ impl Libraries {
     pub(crate) fn load(jdk: JdkTypes, classpath: &[PathBuf]) -> Result<Self, Error> {
         let class_path = Arc::new(ClassPath::new(&jdk, classpath)?);
         let digest = library_digest(&jdk, classpath);
+        let types = Arc::new(LibraryTypes::new(&Arc::new(jdk), class_path.class_names()));
         Ok(Self {
-            jdk: Arc::new(jdk),
             class_path,
             digest,
+            types,
         })
     }
 
     /// A type universe of the libraries' types, with no source type yet.
     pub(crate) fn universe(&self) -> TypeUniverse {
-        TypeUniverse::with_libraries(&self.jdk, self.class_path.class_names())
+        TypeUniverse::over(self.types.clone())
     }
 }
 

@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use refscope_resolve::class::{ClassCopies, implement_if_interface, is_anonymous, source_root};
 use refscope_resolve::table::{CopiesMemo, MethodMemo, SharedMemos, SourceClasses};
 use refscope_resolve::{self as resolver, ClassEntry, SymbolTable, TrackedResolution};
-use refscope_store::{NO_FILE, TypeEntry, UnitSymbols};
+use refscope_store::{NO_FILE, TypeEntry, UnitSymbols, decode_names, encode_names};
 use refscope_symbols::classfile::ClassPath;
 use refscope_symbols::lookups::LookupLog;
 use refscope_symbols::names::{Qualifier, TypeUniverse, canonical_names, type_skeleton};
@@ -44,8 +44,10 @@ pub(crate) struct FileSymbols {
     /// Its classes as other files see them: a declaration outside bodies
     /// is known by its signature ordinal.
     pub(crate) placeless: Vec<Arc<ClassEntry>>,
-    /// The names qualifying all this looked up, sorted.
-    pub(crate) deps: Vec<Box<str>>,
+    /// The names qualifying all this looked up, sorted and front-coded
+    /// ([`encode_names`]): a revision's table holds every file's until the
+    /// file is resolved, tens of megabytes over the JDK as strings.
+    pub(crate) deps: Box<[u8]>,
 }
 
 impl FileSymbols {
@@ -117,7 +119,7 @@ pub(crate) fn file_classes(
         types,
         own,
         placeless,
-        deps: log.finish(),
+        deps: encode_names(&log.finish()).into_boxed_slice(),
     }
 }
 
@@ -383,24 +385,25 @@ pub(crate) fn resolve_file(
     let shared = memos.partition(source_root(&path, symbols.package.as_deref()));
     let table = SymbolTable::over(&view, Some(classes.class_path().clone()), Some(shared));
     let mut tracked = resolver::resolve_file_tracked(&table, universe, facts, slot, log);
-    let deps = merge_sorted(std::mem::take(&mut tracked.deps), &symbols.deps);
+    let own = decode_names(&symbols.deps).expect("encoded by file_classes");
+    let deps = merge_sorted(std::mem::take(&mut tracked.deps), own);
     (tracked, deps)
 }
 
 /// Two sorted lists of names as one, each name once.
-fn merge_sorted(a: Vec<Box<str>>, b: &[Box<str>]) -> Vec<Box<str>> {
+fn merge_sorted(a: Vec<Box<str>>, b: Vec<String>) -> Vec<Box<str>> {
     let mut out = Vec::with_capacity(a.len() + b.len());
-    let mut b = b.iter().peekable();
+    let mut b = b.into_iter().peekable();
     for name in a {
-        while let Some(next) = b.next_if(|n| n.as_ref() < name.as_ref()) {
-            out.push(next.clone());
+        while let Some(next) = b.next_if(|n| n.as_str() < name.as_ref()) {
+            out.push(next.into_boxed_str());
         }
-        if b.peek().is_some_and(|n| n.as_ref() == name.as_ref()) {
+        if b.peek().is_some_and(|n| n.as_str() == name.as_ref()) {
             b.next();
         }
         out.push(name);
     }
-    out.extend(b.cloned());
+    out.extend(b.map(String::into_boxed_str));
     out
 }
 
@@ -415,11 +418,12 @@ mod tests {
                 .map(|n| Box::<str>::from(*n))
                 .collect::<Vec<_>>()
         };
+        let strings = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
         assert_eq!(
-            merge_sorted(names(&["a", "c", "e"]), &names(&["b", "c", "f"])),
+            merge_sorted(names(&["a", "c", "e"]), strings(&["b", "c", "f"])),
             names(&["a", "b", "c", "e", "f"])
         );
-        assert_eq!(merge_sorted(names(&[]), &names(&["x"])), names(&["x"]));
-        assert_eq!(merge_sorted(names(&["x"]), &names(&[])), names(&["x"]));
+        assert_eq!(merge_sorted(names(&[]), strings(&["x"])), names(&["x"]));
+        assert_eq!(merge_sorted(names(&["x"]), strings(&[])), names(&["x"]));
     }
 }
