@@ -149,9 +149,10 @@ pub(super) fn commit_files(
     Ok(Files::All { files, skipped })
 }
 
-/// The Java files that differ between commits `base` and `commit`, from
-/// git's diff of their trees, which skips every subtree the two share
-/// without reading it.
+/// The Java files that differ between commits `base` and `commit`: their
+/// trees compared entry by entry, descending only into subtrees whose ids
+/// differ, so a commit's work follows what it changed, not the size of
+/// the tree.
 pub(super) fn commit_changes(
     repo: &git2::Repository,
     root: &Path,
@@ -162,51 +163,15 @@ pub(super) fn commit_changes(
     let old = commit_tree(repo, root, base)?;
     let new = commit_tree(repo, root, commit)?;
     let odb = repo.odb().map_err(git_error(root))?;
-    let mut options = git2::DiffOptions::new();
-    options.ignore_submodules(true);
-    let diff = repo
-        .diff_tree_to_tree(Some(&old), Some(&new), Some(&mut options))
-        .map_err(git_error(root))?;
-    let mut changes = Changes::default();
-    let utf8 = |file: &git2::DiffFile| -> Option<Result<String, String>> {
-        let bytes = file.path_bytes()?;
-        Some(match std::str::from_utf8(bytes) {
-            Ok(path) => Ok(path.to_string()),
-            Err(_) => Err(String::from_utf8_lossy(bytes).into_owned()),
-        })
+    let mut diff = TreeDiff {
+        repo,
+        root,
+        odb: &odb,
+        limits,
+        changes: Changes::default(),
     };
-    for delta in diff.deltas() {
-        let (old_file, new_file) = (delta.old_file(), delta.new_file());
-        let blob = |file: &git2::DiffFile| {
-            file.exists()
-                && matches!(
-                    file.mode(),
-                    git2::FileMode::Blob | git2::FileMode::BlobExecutable | git2::FileMode::Link
-                )
-        };
-        if blob(&old_file) {
-            match utf8(&old_file) {
-                Some(Ok(path)) if is_java_path(&path) => changes.removed.push(path),
-                Some(Err(lossy)) => changes.unskipped.push(lossy),
-                _ => {}
-            }
-        }
-        if blob(&new_file) {
-            match utf8(&new_file) {
-                Some(Ok(path)) if is_java_path(&path) => {
-                    let mode = u32::from(new_file.mode());
-                    match classify(&odb, path, new_file.id(), mode, limits) {
-                        Ok(file) => changes.changed.push(file),
-                        Err(left_out) => changes.skipped.push(left_out),
-                    }
-                }
-                Some(Err(lossy)) => changes
-                    .skipped
-                    .push((lossy, "name is not UTF-8".to_string())),
-                _ => {}
-            }
-        }
-    }
+    diff.trees(Some(&old), Some(&new), "")?;
+    let mut changes = diff.changes;
     // A path both removed and changed (a modified file) is changed.
     changes.changed.sort_by(|a, b| a.path.cmp(&b.path));
     changes.removed.sort();
@@ -219,6 +184,99 @@ pub(super) fn commit_changes(
     changes.skipped.sort();
     changes.unskipped.sort();
     Ok(changes)
+}
+
+/// One side of a tree entry compared: its id, mode and kind.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Side {
+    oid: git2::Oid,
+    mode: i32,
+    kind: Option<git2::ObjectType>,
+}
+
+/// The walk of [`commit_changes`].
+struct TreeDiff<'a, 'r> {
+    repo: &'r git2::Repository,
+    root: &'a Path,
+    odb: &'a git2::Odb<'r>,
+    limits: &'a SourceLimits,
+    changes: Changes,
+}
+
+impl TreeDiff<'_, '_> {
+    /// Compares the directory `prefix` in the old tree and the new (`None`:
+    /// absent on that side).
+    fn trees(
+        &mut self,
+        old: Option<&git2::Tree>,
+        new: Option<&git2::Tree>,
+        prefix: &str,
+    ) -> Result<(), Error> {
+        let mut entries: std::collections::BTreeMap<Vec<u8>, [Option<Side>; 2]> =
+            std::collections::BTreeMap::new();
+        for (at, tree) in [old, new].into_iter().enumerate() {
+            for entry in tree.into_iter().flat_map(git2::Tree::iter) {
+                let side = Side {
+                    oid: entry.id(),
+                    mode: entry.filemode(),
+                    kind: entry.kind(),
+                };
+                entries.entry(entry.name_bytes().to_vec()).or_default()[at] = Some(side);
+            }
+        }
+        for (name, [old, new]) in entries {
+            if old == new {
+                continue;
+            }
+            // A name that is not UTF-8 is left out whole, as in a full
+            // listing of the commit ([`commit_files`]).
+            let Ok(name) = std::str::from_utf8(&name) else {
+                let lossy = format!("{prefix}{}", String::from_utf8_lossy(&name));
+                if old.is_some() {
+                    self.changes.unskipped.push(lossy.clone());
+                }
+                if new.is_some() {
+                    self.changes
+                        .skipped
+                        .push((lossy, "name is not UTF-8".to_string()));
+                }
+                continue;
+            };
+            let path = format!("{prefix}{name}");
+            let subtree = |side: Option<Side>| -> Result<Option<git2::Tree>, Error> {
+                match side {
+                    Some(s) if s.kind == Some(git2::ObjectType::Tree) => self
+                        .repo
+                        .find_tree(s.oid)
+                        .map(Some)
+                        .map_err(git_error(self.root)),
+                    _ => Ok(None),
+                }
+            };
+            let (old_tree, new_tree) = (subtree(old)?, subtree(new)?);
+            if old_tree.is_some() || new_tree.is_some() {
+                self.trees(old_tree.as_ref(), new_tree.as_ref(), &format!("{path}/"))?;
+            }
+            if !is_java_path(name) {
+                continue;
+            }
+            if is_blob(old) {
+                self.changes.removed.push(path.clone());
+            }
+            if let Some(new) = new.filter(|s| is_blob(Some(*s))) {
+                match classify(self.odb, path, new.oid, new.mode as u32, self.limits) {
+                    Ok(file) => self.changes.changed.push(file),
+                    Err(left_out) => self.changes.skipped.push(left_out),
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether a tree entry is a file (a blob: regular, executable or link).
+fn is_blob(side: Option<Side>) -> bool {
+    side.is_some_and(|s| s.kind == Some(git2::ObjectType::Blob))
 }
 
 #[cfg(test)]
@@ -238,5 +296,93 @@ mod tests {
                 bytes.len()
             );
         }
+    }
+
+    /// Commits `files` (path, content) as the whole tree, over `parent`.
+    fn commit(
+        repo: &git2::Repository,
+        files: &[(&str, &str)],
+        parent: Option<git2::Oid>,
+    ) -> git2::Oid {
+        let mut index = git2::Index::new().unwrap();
+        for (path, content) in files {
+            let blob = repo.blob(content.as_bytes()).unwrap();
+            let entry = git2::IndexEntry {
+                ctime: git2::IndexTime::new(0, 0),
+                mtime: git2::IndexTime::new(0, 0),
+                dev: 0,
+                ino: 0,
+                mode: 0o100644,
+                uid: 0,
+                gid: 0,
+                file_size: content.len() as u32,
+                id: blob,
+                flags: 0,
+                flags_extended: 0,
+                path: path.as_bytes().to_vec(),
+            };
+            index.add(&entry).unwrap();
+        }
+        let tree = repo.find_tree(index.write_tree_to(repo).unwrap()).unwrap();
+        let signature = git2::Signature::new("t", "t@example.com", &git2::Time::new(0, 0)).unwrap();
+        let parents: Vec<git2::Commit> = parent
+            .iter()
+            .map(|p| repo.find_commit(*p).unwrap())
+            .collect();
+        let parents: Vec<&git2::Commit> = parents.iter().collect();
+        repo.commit(None, &signature, &signature, "c", &tree, &parents)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_commit_changes_what_its_tree_diff_says() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(dir.path()).unwrap();
+        let base = commit(
+            &repo,
+            &[
+                ("a/X.java", "class X {}"),
+                ("b/c/Y.java", "class Y {}"),
+                ("b/c/notes.txt", "n"),
+                ("d/Z.java", "class Z {}"),
+                ("Top.java", "class Top {}"),
+            ],
+            None,
+        );
+        let next = commit(
+            &repo,
+            &[
+                ("a/X.java", "class X { int x; }"),
+                ("d/Z.java", "class Z {}"),
+                ("e/f/W.java", "class W {}"),
+                ("Top.java/Inner.java", "class Inner {}"),
+            ],
+            Some(base),
+        );
+        let limits = super::SourceLimits::default();
+        let changes = super::commit_changes(
+            &repo,
+            dir.path(),
+            &base.to_string(),
+            &next.to_string(),
+            &limits,
+        )
+        .unwrap();
+        let changed: Vec<&str> = changes.changed.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(changed, ["Top.java/Inner.java", "a/X.java", "e/f/W.java"]);
+        assert_eq!(changes.removed, ["Top.java", "b/c/Y.java"]);
+        assert!(changes.skipped.is_empty() && changes.unskipped.is_empty());
+        // And back: the same paths, the other way round.
+        let back = super::commit_changes(
+            &repo,
+            dir.path(),
+            &next.to_string(),
+            &base.to_string(),
+            &limits,
+        )
+        .unwrap();
+        let changed: Vec<&str> = back.changed.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(changed, ["Top.java", "a/X.java", "b/c/Y.java"]);
+        assert_eq!(back.removed, ["Top.java/Inner.java", "e/f/W.java"]);
     }
 }

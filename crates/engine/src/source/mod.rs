@@ -55,6 +55,11 @@ impl Source {
                 path: path.to_path_buf(),
             });
         }
+        // libgit2 hashes every object it reads again to check its id (a
+        // SHA-1 per tree and blob: a few percent of a small commit's
+        // work); git itself checks objects when they arrive and on
+        // `fsck`, not on each read, and so does refscope.
+        git2::opts::strict_hash_verification(false);
         match git2::Repository::discover(path) {
             Ok(repo) => {
                 let git_dir = repo.path().to_path_buf();
