@@ -95,8 +95,17 @@ impl Store {
         // changed to a statement journal first, which on file meant 17,000
         // writes of a 16 KiB page (280 MB) through the kernel for a full
         // JDK index. A statement journal lives for one statement.
+        //
+        // SQLite folds the write-ahead log into the database once it holds
+        // 1,000 pages; a commit of a few files writes a few hundred (new
+        // rows land on pages all over the element, target and posting
+        // B-trees), so that fold came every few commits, writing each
+        // page again with two fsyncs. A commit folds it at 64 MiB instead
+        // (`IndexTransaction::commit`); SQLite's own fold stays, at twice
+        // that, for when readers keep a commit's fold from completing.
         let result = self.db.execute_batch(
             "PRAGMA busy_timeout = 10000;
+             PRAGMA wal_autocheckpoint = 8192;
              PRAGMA synchronous = NORMAL;
              PRAGMA foreign_keys = OFF;
              PRAGMA cache_size = -65536;
@@ -201,6 +210,33 @@ impl Store {
         self.dir.join(DB_FILE)
     }
 
+    /// Opens the store of `dir` for a writer's own lookups, beside its
+    /// writing connection and for as long as one revision takes: pages
+    /// are read through a memory map (many pages here and there, such as
+    /// the symbols of the units a commit's files use, without a read call
+    /// each), and closing it leaves the write-ahead log alone (as the
+    /// last connection to close, it would fold the whole log into the
+    /// database after every commit).
+    pub fn open_for_lookups(dir: &Path) -> Result<Self, Error> {
+        let store = Self::open_existing(dir)?;
+        store
+            .db
+            .set_db_config(
+                rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+                true,
+            )
+            .and_then(|_| store.db.execute_batch("PRAGMA mmap_size = 68719476736"))
+            .map_err(|e| store.sqlite_error(e))?;
+        Ok(store)
+    }
+
+    /// The database's write-ahead log.
+    pub(crate) fn wal_path(&self) -> PathBuf {
+        let mut wal = self.db_path().into_os_string();
+        wal.push("-wal");
+        PathBuf::from(wal)
+    }
+
     /// The blob pack file.
     pub fn pack_path(&self) -> PathBuf {
         self.dir.join(PACK_FILE)
@@ -216,11 +252,9 @@ impl Store {
     /// the pack, the write-ahead log and the database, which a checkpoint
     /// fills from the log (or the index itself, under a rollback journal).
     pub fn start_writeback(&self) -> Writeback {
-        let mut wal = self.db_path().into_os_string();
-        wal.push("-wal");
         Writeback::start(vec![
             WritebackFile::Plain(self.pack_path()),
-            WritebackFile::Plain(PathBuf::from(wal)),
+            WritebackFile::Plain(self.wal_path()),
             WritebackFile::Database(self.db_path()),
         ])
     }

@@ -101,7 +101,7 @@ impl StoredTable {
         class_path: Arc<ClassPath>,
         keys: BTreeMap<Arc<str>, Option<Vec<String>>>,
     ) -> Result<Self, Error> {
-        let store = Store::open_existing(store_dir)?;
+        let store = Store::open_for_lookups(store_dir)?;
         let table = Self {
             reads: Mutex::new(Reads {
                 store,
