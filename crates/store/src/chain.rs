@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::codec::Damaged;
 use crate::error::Error;
-use crate::layers::{BulkLayer, Layer, LayerBuilder, LayerKind, MAX_DEPTH, fold};
+use crate::layers::{BulkLayer, Layer, LayerBuilder, LayerKind, MAX_DEPTH, merge};
 use crate::pack::{PackLocation, PackReader, PackWriter};
 
 /// The pack section kind of a layer of `kind`.
@@ -160,7 +160,10 @@ impl LayerChain {
     ) -> Result<PackLocation, Error> {
         let kind = self.kind;
         let Some(&(top, depth)) = self.layers.first() else {
-            return write(writer, kind, &full(delta.clone()), 0, None);
+            return writer.append_section(
+                section_kind(kind),
+                &full(delta.clone()).encode(kind, 0, None),
+            );
         };
         if delta.entries.is_empty() {
             return Ok(top);
@@ -190,17 +193,19 @@ impl LayerChain {
             .iter()
             .map(|&(at, _)| self.pack.section_again(section_kind(kind), at, name(kind)))
             .collect::<Result<_, _>>()?;
-        let layers: Vec<Layer<'_>> = sections
-            .iter()
-            .map(|bytes| Layer::parse(bytes).map_err(|_| self.damaged()))
-            .collect::<Result<_, _>>()?;
-        let mut folded = fold(kind, &layers).map_err(|_| self.damaged())?;
-        apply(kind, &mut folded, delta);
-        if fold_all {
-            return write(writer, kind, &full(folded), 0, None);
+        let delta_layer = Layer::parse(&encoded).expect("encoded here");
+        let mut layers = vec![delta_layer];
+        for bytes in &sections {
+            layers.push(Layer::parse(bytes).map_err(|_| self.damaged())?);
         }
-        let (parent, parent_depth) = self.layers[merged_deltas];
-        write(writer, kind, &folded, parent_depth + 1, Some(parent))
+        let bytes = if fold_all {
+            merge(kind, &layers, true, 0, None)
+        } else {
+            let (parent, parent_depth) = self.layers[merged_deltas];
+            merge(kind, &layers, false, parent_depth + 1, Some(parent))
+        }
+        .map_err(|_| self.damaged())?;
+        writer.append_section(section_kind(kind), &bytes)
     }
 }
 
@@ -214,35 +219,11 @@ pub fn write_full_layer(
     writer.append_section(section_kind(kind), &layer.encode(kind))
 }
 
-/// `delta` put over `below`.
-fn apply(kind: LayerKind, below: &mut LayerBuilder, delta: &LayerBuilder) {
-    for (name, paths) in &delta.entries {
-        match kind {
-            LayerKind::Symbols => below.set(name, paths.clone()),
-            LayerKind::Lookups => {
-                for path in paths {
-                    below.add(name, path);
-                }
-            }
-        }
-    }
-}
-
 /// `builder` as a full layer: nothing below it to override, so names
 /// listed with no path go.
 fn full(mut builder: LayerBuilder) -> LayerBuilder {
     builder.entries.retain(|_, paths| !paths.is_empty());
     builder
-}
-
-fn write(
-    writer: &mut PackWriter,
-    kind: LayerKind,
-    layer: &LayerBuilder,
-    depth: u32,
-    parent: Option<PackLocation>,
-) -> Result<PackLocation, Error> {
-    writer.append_section(section_kind(kind), &layer.encode(kind, depth, parent))
 }
 
 #[cfg(test)]

@@ -211,6 +211,7 @@ impl<'b> Layer<'b> {
     }
 
     /// Every (name, paths) of the layer, by name.
+    #[cfg(test)]
     pub fn entries(&self) -> impl Iterator<Item = Result<(&'b str, Vec<&'b str>), Damaged>> + '_ {
         (0..self.n_names).map(|i| {
             let name = std::str::from_utf8(self.name_bytes(i)?).map_err(|_| Damaged)?;
@@ -448,10 +449,145 @@ fn encode_sorted<'n>(
     out
 }
 
+/// Merges `layers` (newest first) into one layer's bytes, at `depth` over
+/// `parent`, without decoding them into maps: names and paths are merged
+/// as the sorted lists they are. For the symbol table the newest listing
+/// of each name wins; for the dependency index the paths unite. With
+/// `drop_empty` (a merge down to a new full layer) names listed with no
+/// path go, and so do paths no name lists any more.
+pub fn merge(
+    kind: LayerKind,
+    layers: &[Layer<'_>],
+    drop_empty: bool,
+    depth: u32,
+    parent: Option<PackLocation>,
+) -> Result<Vec<u8>, Damaged> {
+    // Every layer's paths, merged: each layer's numbers renumbered.
+    let mut paths: Vec<&[u8]> = Vec::new();
+    let mut renumbered: Vec<Vec<u32>> = layers
+        .iter()
+        .map(|l| Vec::with_capacity(l.n_paths))
+        .collect();
+    let mut heads = vec![0usize; layers.len()];
+    loop {
+        let mut least: Option<&[u8]> = None;
+        for (layer, &at) in layers.iter().zip(&heads) {
+            if at < layer.n_paths {
+                let path = layer.path_bytes(at)?;
+                if least.is_none_or(|l| path < l) {
+                    least = Some(path);
+                }
+            }
+        }
+        let Some(least) = least else { break };
+        for ((layer, at), numbers) in layers.iter().zip(&mut heads).zip(&mut renumbered) {
+            if *at < layer.n_paths && layer.path_bytes(*at)? == least {
+                numbers.push(paths.len() as u32);
+                *at += 1;
+                // Sorted, each once.
+                if *at < layer.n_paths && layer.path_bytes(*at)? <= least {
+                    return Err(Damaged);
+                }
+            }
+        }
+        paths.push(least);
+    }
+    // Every layer's names, merged; each name's paths as merged numbers,
+    // all in one array.
+    let mut names: Vec<&[u8]> = Vec::new();
+    let mut bounds: Vec<usize> = vec![0];
+    let mut listed: Vec<u32> = Vec::new();
+    heads.iter_mut().for_each(|at| *at = 0);
+    loop {
+        let mut least: Option<&[u8]> = None;
+        for (layer, &at) in layers.iter().zip(&heads) {
+            if at < layer.n_names {
+                let name = layer.name_bytes(at)?;
+                if least.is_none_or(|l| name < l) {
+                    least = Some(name);
+                }
+            }
+        }
+        let Some(least) = least else { break };
+        let start = listed.len();
+        let mut decided = false;
+        for ((layer, at), numbers) in layers.iter().zip(&mut heads).zip(&renumbered) {
+            if *at >= layer.n_names || layer.name_bytes(*at)? != least {
+                continue;
+            }
+            // The symbol table's newest listing decides.
+            if !(kind == LayerKind::Symbols && decided) {
+                for n in layer.value_iter(*at)? {
+                    listed.push(*numbers.get(n? as usize).ok_or(Damaged)?);
+                }
+                decided = true;
+            }
+            *at += 1;
+            if *at < layer.n_names && layer.name_bytes(*at)? <= least {
+                return Err(Damaged);
+            }
+        }
+        let list = &mut listed[start..];
+        list.sort_unstable();
+        let kept = start + dedup_sorted(list);
+        listed.truncate(kept);
+        if drop_empty && kept == start {
+            continue;
+        }
+        names.push(least);
+        bounds.push(listed.len());
+    }
+    // Paths no name lists go, when names went.
+    let mut paths_kept: Vec<&str> = Vec::with_capacity(paths.len());
+    if drop_empty {
+        let mut used = vec![false; paths.len()];
+        for &n in &listed {
+            used[n as usize] = true;
+        }
+        let mut new_number = vec![0u32; paths.len()];
+        for (n, path) in paths.iter().enumerate() {
+            if used[n] {
+                new_number[n] = paths_kept.len() as u32;
+                paths_kept.push(std::str::from_utf8(path).map_err(|_| Damaged)?);
+            }
+        }
+        for n in &mut listed {
+            *n = new_number[*n as usize];
+        }
+    } else {
+        for path in &paths {
+            paths_kept.push(std::str::from_utf8(path).map_err(|_| Damaged)?);
+        }
+    }
+    let names: Vec<&str> = names
+        .into_iter()
+        .map(|n| std::str::from_utf8(n).map_err(|_| Damaged))
+        .collect::<Result<_, _>>()?;
+    let entries = names
+        .iter()
+        .enumerate()
+        .map(|(i, &name)| (name, listed[bounds[i]..bounds[i + 1]].to_vec()));
+    Ok(encode_sorted(kind, depth, parent, &paths_kept, entries))
+}
+
+/// Removes repeats from the sorted `list` in place; how many values stay.
+fn dedup_sorted(list: &mut [u32]) -> usize {
+    let mut kept = 0;
+    for i in 0..list.len() {
+        if kept == 0 || list[i] != list[kept - 1] {
+            list[kept] = list[i];
+            kept += 1;
+        }
+    }
+    kept
+}
+
 /// Folds `layers` (newest first) into one builder: for the symbol table
 /// the newest listing of each name wins; for the dependency index the
 /// paths unite. A full fold (down to a full layer) drops the names no
-/// path declares any more.
+/// path declares any more. (What [`merge`] does, through maps: the tests'
+/// reference.)
+#[cfg(test)]
 pub fn fold(kind: LayerKind, layers: &[Layer<'_>]) -> Result<LayerBuilder, Damaged> {
     let mut out = LayerBuilder::default();
     for layer in layers.iter().rev() {
@@ -599,5 +735,58 @@ mod tests {
         wrong[last] = 7;
         let layer = Layer::parse(&wrong).unwrap();
         assert_eq!(layer.get("p.B"), Err(Damaged));
+    }
+
+    #[test]
+    fn merging_encoded_layers_is_folding_them() {
+        // A small generator, so names and paths recur across layers.
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        for round in 0..200 {
+            let kind = if round % 2 == 0 {
+                LayerKind::Symbols
+            } else {
+                LayerKind::Lookups
+            };
+            let n_layers = 1 + next(5) as usize;
+            let builders: Vec<LayerBuilder> = (0..n_layers)
+                .map(|_| {
+                    let mut b = LayerBuilder::default();
+                    for _ in 0..next(12) {
+                        let paths = (0..next(4))
+                            .map(|_| format!("d{}/F{}.java", next(3), next(9)))
+                            .collect();
+                        b.set(&format!("p.N{}", next(20)), paths);
+                    }
+                    b
+                })
+                .collect();
+            // Newest first, all deltas (so `fold` keeps empty listings).
+            let encoded: Vec<Vec<u8>> = builders
+                .iter()
+                .enumerate()
+                .map(|(i, b)| b.encode(kind, (n_layers - i) as u32, None))
+                .collect();
+            let layers: Vec<Layer<'_>> = encoded.iter().map(|e| Layer::parse(e).unwrap()).collect();
+            for drop_empty in [false, true] {
+                let depth = if drop_empty { 0 } else { 1 };
+                let merged = merge(kind, &layers, drop_empty, depth, None).unwrap();
+                let mut expected = fold(kind, &layers).unwrap();
+                if drop_empty {
+                    expected.entries.retain(|_, paths| !paths.is_empty());
+                }
+                let got = fold(kind, &[Layer::parse(&merged).unwrap()]).unwrap();
+                assert_eq!(got, expected, "round {round}, drop_empty {drop_empty}");
+                if drop_empty {
+                    // Exactly the paths still listed.
+                    assert_eq!(merged, expected.encode(kind, 0, None), "round {round}");
+                }
+            }
+        }
     }
 }
