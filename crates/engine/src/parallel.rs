@@ -18,6 +18,8 @@ const ORDERED_POLL: std::time::Duration = std::time::Duration::from_millis(1);
 /// rather than being woken by each one: its work per item is small, so
 /// it would mostly wait, and each send would wake it with a futex call
 /// (15 K of them parsing the JDK, 0.15 s of the workers' time in perf).
+/// A few items (no more than `ahead`) are waited for instead: the poll
+/// would add up to a millisecond to a commit of a few files.
 pub(crate) fn in_order<S, R, E>(
     pool: &rayon::ThreadPool,
     n: usize,
@@ -59,8 +61,14 @@ where
         let mut waiting: BTreeMap<usize, R> = BTreeMap::new();
         let mut due = 0;
         let mut result = Ok(());
+        let block = n <= ahead;
         'receive: loop {
-            match receiver.try_recv() {
+            let received = if block {
+                receiver.recv().map_err(|_| TryRecvError::Disconnected)
+            } else {
+                receiver.try_recv()
+            };
+            match received {
                 Ok((item, produced)) => {
                     waiting.insert(item, produced);
                     while let Some(produced) = waiting.remove(&due) {
@@ -121,30 +129,33 @@ mod tests {
             .num_threads(2)
             .build()
             .unwrap();
-        let built = AtomicUsize::new(0);
-        let mut seen = Vec::new();
-        let result: Result<(), ()> = in_order(
-            &threads,
-            500,
-            4,
-            || built.fetch_add(1, Ordering::Relaxed),
-            |_, item| {
-                // Uneven costs, so items finish out of order.
-                if item % 7 == 0 {
-                    std::thread::sleep(std::time::Duration::from_micros(300));
-                }
-                item * 3
-            },
-            |item, produced| {
-                assert_eq!(produced, item * 3);
-                seen.push(item);
-                Ok(())
-            },
-        );
-        assert_eq!(result, Ok(()));
-        assert_eq!(seen, (0..500).collect::<Vec<_>>());
-        // One state per thread of the pool.
-        assert_eq!(built.load(Ordering::Relaxed), 2);
+        // Many items (the caller polls) and few (the caller waits).
+        for (n, ahead) in [(500, 4), (3, 8)] {
+            let built = AtomicUsize::new(0);
+            let mut seen = Vec::new();
+            let result: Result<(), ()> = in_order(
+                &threads,
+                n,
+                ahead,
+                || built.fetch_add(1, Ordering::Relaxed),
+                |_, item| {
+                    // Uneven costs, so items finish out of order.
+                    if item % 7 == 0 {
+                        std::thread::sleep(std::time::Duration::from_micros(300));
+                    }
+                    item * 3
+                },
+                |item, produced| {
+                    assert_eq!(produced, item * 3);
+                    seen.push(item);
+                    Ok(())
+                },
+            );
+            assert_eq!(result, Ok(()));
+            assert_eq!(seen, (0..n).collect::<Vec<_>>());
+            // One state per thread of the pool.
+            assert_eq!(built.load(Ordering::Relaxed), 2);
+        }
     }
 
     #[test]

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use refscope_store::{
-    BlobId, BlobStats, LayerChain, LayerKind, NewRevision, PackLocation, PackReader, PackWriter,
-    RevisionRow, RevisionTotals, Store, TreeReader, write_full_layer,
+    BlobId, BlobStats, LayerKind, NewRevision, PackLocation, PackReader, PackWriter, RevisionRow,
+    RevisionTotals, Store, TreeReader, write_full_layer,
 };
 use refscope_symbols::{JdkOrigin, JdkTypes};
 
@@ -590,10 +590,9 @@ impl Run<'_> {
             .collect();
         let tree = tx.update_tree(parent.tree, &tree_changes)?;
         let mut writer = PackWriter::open(&store.pack_path(), store.committed_pack_len()?)?;
-        let symbols = LayerChain::read(&mapped, LayerKind::Symbols, parent.symbols)?
-            .push(&written.symbols, &mut writer)?;
-        let lookups = LayerChain::read(&mapped, LayerKind::Lookups, parent.lookups)?
-            .push(&written.lookups, &mut writer)?;
+        let (parent_symbols, parent_lookups) = &written.parent_chains;
+        let symbols = parent_symbols.push(&written.symbols, &mut writer)?;
+        let lookups = parent_lookups.push(&written.lookups, &mut writer)?;
         tx.set_pack_len(writer.finish()?)?;
         let mut totals = RevisionTotals {
             n_files: parent.n_files,

@@ -69,6 +69,9 @@ pub(super) struct LayerWritten {
     pub(super) symbols: LayerBuilder,
     /// The dependency index's delta: what each file resolved looked up.
     pub(super) lookups: LayerBuilder,
+    /// The parent's symbol table and dependency index, which the deltas
+    /// go on top of (read, and their checksums checked, once).
+    pub(super) parent_chains: (LayerChain, LayerChain),
 }
 
 /// Why a revision is indexed from scratch after all.
@@ -151,7 +154,7 @@ pub(super) fn index_layered(
     let table = Arc::new(StoredTable::new(
         store.dir(),
         parent,
-        parent_symbols,
+        parent_symbols.clone(),
         libraries.class_path.clone(),
         keys,
     )?);
@@ -279,6 +282,7 @@ pub(super) fn index_layered(
         tree: Vec::with_capacity(dirty.len()),
         symbols: LayerBuilder::default(),
         lookups: LayerBuilder::default(),
+        parent_chains: (parent_symbols, parent_lookups.clone()),
     };
     crate::parallel::in_order(
         pool,
