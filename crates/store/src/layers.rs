@@ -469,11 +469,25 @@ pub fn merge(
         .map(|l| Vec::with_capacity(l.n_paths))
         .collect();
     let mut heads = vec![0usize; layers.len()];
-    while let Some(least) = least_head(layers, &heads, Region::Paths)? {
+    loop {
+        let mut least: Option<&[u8]> = None;
+        for (layer, &at) in layers.iter().zip(&heads) {
+            if at < layer.n_paths {
+                let path = layer.path_bytes(at)?;
+                if least.is_none_or(|l| path < l) {
+                    least = Some(path);
+                }
+            }
+        }
+        let Some(least) = least else { break };
         for ((layer, at), numbers) in layers.iter().zip(&mut heads).zip(&mut renumbered) {
-            if layer.nth(Region::Paths, *at)? == Some(least) {
+            if *at < layer.n_paths && layer.path_bytes(*at)? == least {
                 numbers.push(paths.len() as u32);
-                *at = layer.after(Region::Paths, *at, least)?;
+                *at += 1;
+                // Sorted, each once.
+                if *at < layer.n_paths && layer.path_bytes(*at)? <= least {
+                    return Err(Damaged);
+                }
             }
         }
         paths.push(least);
@@ -484,11 +498,21 @@ pub fn merge(
     let mut bounds: Vec<usize> = vec![0];
     let mut listed: Vec<u32> = Vec::new();
     heads.iter_mut().for_each(|at| *at = 0);
-    while let Some(least) = least_head(layers, &heads, Region::Names)? {
+    loop {
+        let mut least: Option<&[u8]> = None;
+        for (layer, &at) in layers.iter().zip(&heads) {
+            if at < layer.n_names {
+                let name = layer.name_bytes(at)?;
+                if least.is_none_or(|l| name < l) {
+                    least = Some(name);
+                }
+            }
+        }
+        let Some(least) = least else { break };
         let start = listed.len();
         let mut decided = false;
         for ((layer, at), numbers) in layers.iter().zip(&mut heads).zip(&renumbered) {
-            if layer.nth(Region::Names, *at)? != Some(least) {
+            if *at >= layer.n_names || layer.name_bytes(*at)? != least {
                 continue;
             }
             // The symbol table's newest listing decides.
@@ -498,7 +522,10 @@ pub fn merge(
                 }
                 decided = true;
             }
-            *at = layer.after(Region::Names, *at, least)?;
+            *at += 1;
+            if *at < layer.n_names && layer.name_bytes(*at)? <= least {
+                return Err(Damaged);
+            }
         }
         let list = &mut listed[start..];
         list.sort_unstable();
@@ -541,51 +568,6 @@ pub fn merge(
         .enumerate()
         .map(|(i, &name)| (name, listed[bounds[i]..bounds[i + 1]].to_vec()));
     Ok(encode_sorted(kind, depth, parent, &paths_kept, entries))
-}
-
-/// The sorted lists of a layer that [`merge`] walks.
-#[derive(Clone, Copy)]
-enum Region {
-    Paths,
-    Names,
-}
-
-impl<'b> Layer<'b> {
-    /// Entry `i` of `region`, `None` past its end.
-    fn nth(&self, region: Region, i: usize) -> Result<Option<&'b [u8]>, Damaged> {
-        match region {
-            Region::Paths if i < self.n_paths => self.path_bytes(i).map(Some),
-            Region::Names if i < self.n_names => self.name_bytes(i).map(Some),
-            _ => Ok(None),
-        }
-    }
-
-    /// The entry after `i` (which is `current`) in `region`, checking the
-    /// order: each entry greater than the one before.
-    fn after(&self, region: Region, i: usize, current: &[u8]) -> Result<usize, Damaged> {
-        match self.nth(region, i + 1)? {
-            Some(next) if next <= current => Err(Damaged),
-            _ => Ok(i + 1),
-        }
-    }
-}
-
-/// The least entry of `region` at the layers' `heads`, `None` when every
-/// layer is through.
-fn least_head<'b>(
-    layers: &[Layer<'b>],
-    heads: &[usize],
-    region: Region,
-) -> Result<Option<&'b [u8]>, Damaged> {
-    let mut least: Option<&'b [u8]> = None;
-    for (layer, &at) in layers.iter().zip(heads) {
-        if let Some(entry) = layer.nth(region, at)?
-            && least.is_none_or(|l| entry < l)
-        {
-            least = Some(entry);
-        }
-    }
-    Ok(least)
 }
 
 /// Removes repeats from the sorted `list` in place; how many values stay.
