@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use crate::codec::Damaged;
 use crate::error::Error;
-use crate::layers::{BulkLayer, Layer, LayerBuilder, LayerKind, MAX_DEPTH, merge};
+use crate::layers::{BulkLayer, Layer, LayerBuilder, LayerKind, MAX_DEPTH};
+use crate::merge::merge;
 use crate::pack::{PackLocation, PackReader, PackWriter};
 
 /// The pack section kind of a layer of `kind`.

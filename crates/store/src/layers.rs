@@ -48,8 +48,8 @@ pub struct Layer<'b> {
     kind: LayerKind,
     depth: u32,
     parent: Option<PackLocation>,
-    n_paths: usize,
-    n_names: usize,
+    pub(crate) n_paths: usize,
+    pub(crate) n_names: usize,
     /// Offsets of paths, names and values, then their bytes.
     offsets: &'b [u8],
     paths: &'b [u8],
@@ -121,15 +121,15 @@ impl<'b> Layer<'b> {
         Ok(start..end)
     }
 
-    fn path_bytes(&self, i: usize) -> Result<&'b [u8], Damaged> {
+    pub(crate) fn path_bytes(&self, i: usize) -> Result<&'b [u8], Damaged> {
         Ok(&self.paths[self.range(0, i, self.paths.len())?])
     }
 
-    fn name_bytes(&self, i: usize) -> Result<&'b [u8], Damaged> {
+    pub(crate) fn name_bytes(&self, i: usize) -> Result<&'b [u8], Damaged> {
         Ok(&self.names[self.range(self.n_paths + 1, i, self.names.len())?])
     }
 
-    fn value_iter(
+    pub(crate) fn value_iter(
         &self,
         i: usize,
     ) -> Result<impl Iterator<Item = Result<u32, Damaged>> + 'b, Damaged> {
@@ -393,7 +393,7 @@ impl BulkLayer {
 
 /// A layer's bytes from its paths (sorted, each once) and its entries
 /// (sorted by name, each with its path numbers ascending).
-fn encode_sorted<'n>(
+pub(crate) fn encode_sorted<'n>(
     kind: LayerKind,
     depth: u32,
     parent: Option<PackLocation>,
@@ -449,143 +449,10 @@ fn encode_sorted<'n>(
     out
 }
 
-/// Merges `layers` (newest first) into one layer's bytes, at `depth` over
-/// `parent`, without decoding them into maps: names and paths are merged
-/// as the sorted lists they are. For the symbol table the newest listing
-/// of each name wins; for the dependency index the paths unite. With
-/// `drop_empty` (a merge down to a new full layer) names listed with no
-/// path go, and so do paths no name lists any more.
-pub fn merge(
-    kind: LayerKind,
-    layers: &[Layer<'_>],
-    drop_empty: bool,
-    depth: u32,
-    parent: Option<PackLocation>,
-) -> Result<Vec<u8>, Damaged> {
-    // Every layer's paths, merged: each layer's numbers renumbered.
-    let mut paths: Vec<&[u8]> = Vec::new();
-    let mut renumbered: Vec<Vec<u32>> = layers
-        .iter()
-        .map(|l| Vec::with_capacity(l.n_paths))
-        .collect();
-    let mut heads = vec![0usize; layers.len()];
-    loop {
-        let mut least: Option<&[u8]> = None;
-        for (layer, &at) in layers.iter().zip(&heads) {
-            if at < layer.n_paths {
-                let path = layer.path_bytes(at)?;
-                if least.is_none_or(|l| path < l) {
-                    least = Some(path);
-                }
-            }
-        }
-        let Some(least) = least else { break };
-        for ((layer, at), numbers) in layers.iter().zip(&mut heads).zip(&mut renumbered) {
-            if *at < layer.n_paths && layer.path_bytes(*at)? == least {
-                numbers.push(paths.len() as u32);
-                *at += 1;
-                // Sorted, each once.
-                if *at < layer.n_paths && layer.path_bytes(*at)? <= least {
-                    return Err(Damaged);
-                }
-            }
-        }
-        paths.push(least);
-    }
-    // Every layer's names, merged; each name's paths as merged numbers,
-    // all in one array.
-    let mut names: Vec<&[u8]> = Vec::new();
-    let mut bounds: Vec<usize> = vec![0];
-    let mut listed: Vec<u32> = Vec::new();
-    heads.iter_mut().for_each(|at| *at = 0);
-    loop {
-        let mut least: Option<&[u8]> = None;
-        for (layer, &at) in layers.iter().zip(&heads) {
-            if at < layer.n_names {
-                let name = layer.name_bytes(at)?;
-                if least.is_none_or(|l| name < l) {
-                    least = Some(name);
-                }
-            }
-        }
-        let Some(least) = least else { break };
-        let start = listed.len();
-        let mut decided = false;
-        for ((layer, at), numbers) in layers.iter().zip(&mut heads).zip(&renumbered) {
-            if *at >= layer.n_names || layer.name_bytes(*at)? != least {
-                continue;
-            }
-            // The symbol table's newest listing decides.
-            if !(kind == LayerKind::Symbols && decided) {
-                for n in layer.value_iter(*at)? {
-                    listed.push(*numbers.get(n? as usize).ok_or(Damaged)?);
-                }
-                decided = true;
-            }
-            *at += 1;
-            if *at < layer.n_names && layer.name_bytes(*at)? <= least {
-                return Err(Damaged);
-            }
-        }
-        let list = &mut listed[start..];
-        list.sort_unstable();
-        let kept = start + dedup_sorted(list);
-        listed.truncate(kept);
-        if drop_empty && kept == start {
-            continue;
-        }
-        names.push(least);
-        bounds.push(listed.len());
-    }
-    // Paths no name lists go, when names went.
-    let mut paths_kept: Vec<&str> = Vec::with_capacity(paths.len());
-    if drop_empty {
-        let mut used = vec![false; paths.len()];
-        for &n in &listed {
-            used[n as usize] = true;
-        }
-        let mut new_number = vec![0u32; paths.len()];
-        for (n, path) in paths.iter().enumerate() {
-            if used[n] {
-                new_number[n] = paths_kept.len() as u32;
-                paths_kept.push(std::str::from_utf8(path).map_err(|_| Damaged)?);
-            }
-        }
-        for n in &mut listed {
-            *n = new_number[*n as usize];
-        }
-    } else {
-        for path in &paths {
-            paths_kept.push(std::str::from_utf8(path).map_err(|_| Damaged)?);
-        }
-    }
-    let names: Vec<&str> = names
-        .into_iter()
-        .map(|n| std::str::from_utf8(n).map_err(|_| Damaged))
-        .collect::<Result<_, _>>()?;
-    let entries = names
-        .iter()
-        .enumerate()
-        .map(|(i, &name)| (name, listed[bounds[i]..bounds[i + 1]].to_vec()));
-    Ok(encode_sorted(kind, depth, parent, &paths_kept, entries))
-}
-
-/// Removes repeats from the sorted `list` in place; how many values stay.
-fn dedup_sorted(list: &mut [u32]) -> usize {
-    let mut kept = 0;
-    for i in 0..list.len() {
-        if kept == 0 || list[i] != list[kept - 1] {
-            list[kept] = list[i];
-            kept += 1;
-        }
-    }
-    kept
-}
-
 /// Folds `layers` (newest first) into one builder: for the symbol table
 /// the newest listing of each name wins; for the dependency index the
 /// paths unite. A full fold (down to a full layer) drops the names no
-/// path declares any more. (What [`merge`] does, through maps: the tests'
+/// path declares any more. (What [`merge`](crate::merge::merge) does, through maps: the tests'
 /// reference.)
 #[cfg(test)]
 pub fn fold(kind: LayerKind, layers: &[Layer<'_>]) -> Result<LayerBuilder, Damaged> {
@@ -614,6 +481,7 @@ pub fn fold(kind: LayerKind, layers: &[Layer<'_>]) -> Result<LayerBuilder, Damag
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::merge::merge;
 
     fn builder(entries: &[(&str, &[&str])]) -> LayerBuilder {
         let mut b = LayerBuilder::default();

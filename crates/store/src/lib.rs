@@ -35,6 +35,7 @@ mod journal;
 mod layers;
 mod links;
 mod lock;
+mod merge;
 mod names;
 mod open;
 mod pack;

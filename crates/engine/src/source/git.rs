@@ -298,48 +298,11 @@ mod tests {
         }
     }
 
-    /// Commits `files` (path, content) as the whole tree, over `parent`.
-    fn commit(
-        repo: &git2::Repository,
-        files: &[(&str, &str)],
-        parent: Option<git2::Oid>,
-    ) -> git2::Oid {
-        let mut index = git2::Index::new().unwrap();
-        for (path, content) in files {
-            let blob = repo.blob(content.as_bytes()).unwrap();
-            let entry = git2::IndexEntry {
-                ctime: git2::IndexTime::new(0, 0),
-                mtime: git2::IndexTime::new(0, 0),
-                dev: 0,
-                ino: 0,
-                mode: 0o100644,
-                uid: 0,
-                gid: 0,
-                file_size: content.len() as u32,
-                id: blob,
-                flags: 0,
-                flags_extended: 0,
-                path: path.as_bytes().to_vec(),
-            };
-            index.add(&entry).unwrap();
-        }
-        let tree = repo.find_tree(index.write_tree_to(repo).unwrap()).unwrap();
-        let signature = git2::Signature::new("t", "t@example.com", &git2::Time::new(0, 0)).unwrap();
-        let parents: Vec<git2::Commit> = parent
-            .iter()
-            .map(|p| repo.find_commit(*p).unwrap())
-            .collect();
-        let parents: Vec<&git2::Commit> = parents.iter().collect();
-        repo.commit(None, &signature, &signature, "c", &tree, &parents)
-            .unwrap()
-    }
-
     #[test]
     fn a_commit_changes_what_its_tree_diff_says() {
-        let dir = tempfile::tempdir().unwrap();
-        let repo = git2::Repository::init(dir.path()).unwrap();
-        let base = commit(
-            &repo,
+        use refscope_test_support::git::{Change, TestRepo};
+        let repo = TestRepo::new();
+        let base = repo.commit(
             &[
                 ("a/X.java", "class X {}"),
                 ("b/c/Y.java", "class Y {}"),
@@ -347,40 +310,30 @@ mod tests {
                 ("d/Z.java", "class Z {}"),
                 ("Top.java", "class Top {}"),
             ],
-            None,
+            "base",
         );
-        let next = commit(
-            &repo,
+        // A file changed, a directory removed, one added, and a file that
+        // becomes a directory; `d` is the same on both sides.
+        let next = repo.commit_changes(
             &[
-                ("a/X.java", "class X { int x; }"),
-                ("d/Z.java", "class Z {}"),
-                ("e/f/W.java", "class W {}"),
-                ("Top.java/Inner.java", "class Inner {}"),
+                Change::write("a/X.java", "class X { int x; }"),
+                Change::Delete("b/c/Y.java"),
+                Change::Delete("b/c/notes.txt"),
+                Change::write("e/f/W.java", "class W {}"),
+                Change::Delete("Top.java"),
+                Change::write("Top.java/Inner.java", "class Inner {}"),
             ],
-            Some(base),
+            "next",
         );
+        let (repo, dir) = (&repo.repo, repo.path());
         let limits = super::SourceLimits::default();
-        let changes = super::commit_changes(
-            &repo,
-            dir.path(),
-            &base.to_string(),
-            &next.to_string(),
-            &limits,
-        )
-        .unwrap();
+        let changes = super::commit_changes(repo, dir, &base, &next, &limits).unwrap();
         let changed: Vec<&str> = changes.changed.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(changed, ["Top.java/Inner.java", "a/X.java", "e/f/W.java"]);
         assert_eq!(changes.removed, ["Top.java", "b/c/Y.java"]);
         assert!(changes.skipped.is_empty() && changes.unskipped.is_empty());
         // And back: the same paths, the other way round.
-        let back = super::commit_changes(
-            &repo,
-            dir.path(),
-            &next.to_string(),
-            &base.to_string(),
-            &limits,
-        )
-        .unwrap();
+        let back = super::commit_changes(repo, dir, &next, &base, &limits).unwrap();
         let changed: Vec<&str> = back.changed.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(changed, ["Top.java", "a/X.java", "b/c/Y.java"]);
         assert_eq!(back.removed, ["Top.java/Inner.java", "e/f/W.java"]);
