@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
+use refscope_engine::{DEFAULT_QUIET_MS, WatchConfig, WatchEvent, watch};
 use refscope_engine::{IndexConfig, Progress, Source, SourceLimits, Store};
-use refscope_engine::{WatchConfig, WatchEvent, watch};
 
 #[derive(Debug, Args)]
 pub struct WatchArgs {
@@ -23,8 +23,10 @@ pub struct WatchArgs {
     /// Jar files whose classes calls may resolve to, as for `index`.
     #[arg(long, value_name = "JARS")]
     classpath: Vec<String>,
-    /// How long the files must be left alone before an update starts.
-    #[arg(long, value_name = "MS", default_value_t = 20)]
+    /// How long the files must be left alone before an update starts (an
+    /// update also waits while a Java file written to is still open or git
+    /// holds its index lock).
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_QUIET_MS)]
     quiet_ms: u64,
     /// Skip files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = SourceLimits::default().max_file_bytes)]

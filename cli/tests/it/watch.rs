@@ -228,3 +228,57 @@ fn watch_follows_saves_creates_deletes_renames_and_branch_switches() {
     .ok();
     assert_eq!(revisions.matches("worktree:").count(), 1, "{revisions}");
 }
+
+/// Long enough that a watcher going by the quiet period alone would have
+/// started an update in the middle; a pause, not a bound on speed.
+const PAUSE: Duration = Duration::from_millis(300);
+
+#[test]
+fn a_write_left_open_and_a_git_operation_each_wait_to_become_one_update() {
+    use std::io::Write;
+
+    let repo = TestRepo::new();
+    repo.commit(
+        &[("src/p/Stock.java", STOCK), ("src/p/Shop.java", SHOP)],
+        "stock and shop",
+    );
+    let store = tempfile::tempdir().unwrap();
+    let watching = Watching::start(repo.path(), store.path());
+    watching.next_update("starting");
+    let src = repo.path().join("src/p");
+
+    // Saved in place in two writes with a pause between them, as an editor
+    // writing a large file or a slow disk may: one update, of the whole
+    // file. (On platforms whose watcher does not report closes, the pause
+    // may split it; the update after it is still the whole file.)
+    let edited = STOCK.replace("return n;", "int left = n;\n        return left;");
+    let (head, tail) = edited.split_at(edited.len() / 2);
+    let mut file = std::fs::File::create(src.join("Stock.java")).unwrap();
+    file.write_all(head.as_bytes()).unwrap();
+    file.flush().unwrap();
+    std::thread::sleep(PAUSE);
+    file.write_all(tail.as_bytes()).unwrap();
+    drop(file);
+    let update = watching.next_update("a save in two writes");
+    assert!(update.contains("1 files changed"), "{update}");
+
+    // Git holds its index lock while it writes a branch's files: the
+    // update waits for the lock to go, and both files come in one update.
+    let lock = repo.path().join(".git/index.lock");
+    std::fs::write(&lock, "").unwrap();
+    std::fs::write(src.join("Stock.java"), STOCK.replace("take", "takeSome")).unwrap();
+    std::thread::sleep(PAUSE);
+    std::fs::write(src.join("Shop.java"), SHOP.replace("take", "takeSome")).unwrap();
+    std::thread::sleep(PAUSE);
+    std::fs::remove_file(&lock).unwrap();
+    let update = watching.next_update("writes under git's index lock");
+    if cfg!(target_os = "linux") {
+        // The first update after the split save above would show here
+        // if that save had become two.
+        assert!(update.contains("2 files changed"), "{update}");
+    }
+    assert_eq!(
+        export_worktree(repo.path(), store.path()),
+        export_files_from_scratch(repo.path())
+    );
+}

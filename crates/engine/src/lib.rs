@@ -51,7 +51,7 @@ pub use snapshot::{
 pub use source::{
     BlobReader, Changes, Files, Revision, RevisionKind, Source, SourceFile, SourceLimits, WorkTree,
 };
-pub use watch::{WatchConfig, WatchEvent, watch};
+pub use watch::{DEFAULT_QUIET_MS, WatchConfig, WatchEvent, watch};
 
 /// The vocabulary of answers: element kinds and modifiers, records,
 /// resolved references.

@@ -1,8 +1,8 @@
 //! Keeping the index of a directory's files current while they change.
 //!
 //! File system events (notify) are gathered until the directory has been
-//! quiet for a moment (editors save in bursts: a temporary file, a rename),
-//! then only the paths they name are read again, and their changes are
+//! quiet for a moment (editors save in bursts: a temporary file, a rename)
+//! and no write is visibly unfinished (see [`burst`]), then only the paths they name are read again, and their changes are
 //! indexed as a work-tree revision layered over the previous one: a body
 //! edit parses and resolves one file, whatever the size of the tree. Each
 //! update commits in one transaction that also removes the previous
@@ -10,7 +10,7 @@
 //! half-written one.
 
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -19,12 +19,20 @@ use notify::{RecursiveMode, Watcher};
 use crate::error::Error;
 use crate::index::{IndexConfig, IndexSummary, Indexer, Progress};
 use crate::source::{Revision, Source, SourceLimits, WorkTree};
+use burst::{Burst, UNFINISHED_WAIT, git_index_lock};
 use refscope_store::Store;
+
+mod burst;
+
+/// The default quiet period. Short, because a burst is also known to go on
+/// while a Java file written to is open or git holds its index lock.
+pub const DEFAULT_QUIET_MS: u64 = 5;
 
 /// How to watch.
 #[derive(Debug, Clone)]
 pub struct WatchConfig {
-    /// How long the directory must be quiet before an update starts.
+    /// How long the directory must be quiet before an update starts (and
+    /// no Java file written to is still open, no git operation under way).
     pub quiet_period: Duration,
     /// Which files to skip.
     pub limits: SourceLimits,
@@ -35,7 +43,7 @@ pub struct WatchConfig {
 impl Default for WatchConfig {
     fn default() -> Self {
         Self {
-            quiet_period: Duration::from_millis(20),
+            quiet_period: Duration::from_millis(DEFAULT_QUIET_MS),
             limits: SourceLimits::default(),
             index: IndexConfig::default(),
         }
@@ -72,6 +80,7 @@ pub fn watch(
 ) -> Result<(), Error> {
     let source = Source::open_directory(root)?;
     let root = source.root().to_path_buf();
+    let git_lock = git_index_lock(&root);
     let (sender, events) = channel();
     let watch_error = |e: notify::Error| Error::Io {
         path: root.clone(),
@@ -112,27 +121,31 @@ pub fn watch(
             continue;
         }
         let burst_started = Instant::now();
-        let mut paths: Vec<PathBuf> = Vec::new();
-        let mut rescan = false;
-        let mut take = |event: notify::Result<notify::Event>| match event {
-            Ok(event) if may_change_files(&event) => {
-                rescan |= event.need_rescan();
-                paths.extend(event.paths);
-            }
-            Ok(_) => {}
-            // Events were lost (a queue overflow): read everything again.
-            Err(_) => rescan = true,
-        };
-        take(first);
+        let mut burst = Burst::default();
+        burst.take(first);
+        let mut last_event = Instant::now();
         loop {
             match events.recv_timeout(config.quiet_period) {
-                Ok(event) => take(event),
-                Err(RecvTimeoutError::Timeout) => break,
+                Ok(event) => {
+                    burst.take(event);
+                    last_event = Instant::now();
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if burst.unfinished(git_lock.as_deref())
+                        && last_event.elapsed() < UNFINISHED_WAIT
+                    {
+                        continue;
+                    }
+                    break;
+                }
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(watch_error(notify::Error::generic("the watcher stopped")));
                 }
             }
         }
+        let Burst {
+            mut paths, rescan, ..
+        } = burst;
         let (revision, n_changed) = if rescan {
             tree = WorkTree::scan(&root, &config.limits);
             (tree.revision(), usize::MAX)

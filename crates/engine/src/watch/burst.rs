@@ -1,0 +1,188 @@
+//! A burst of file system events, and when it is over.
+//!
+//! A burst is over when the directory has been quiet for the quiet period
+//! and nothing is visibly still writing: no Java file that was written to
+//! is still open (inotify reports closes, so this is known on Linux), and
+//! no git operation holds the repository's index lock (a checkout writes
+//! its files under it). Either wait is bounded by [`UNFINISHED_WAIT`] after
+//! the last event, so a file held open for good or a stale lock left by a
+//! crashed git delays updates but never stops them. This is what lets the
+//! quiet period be short: a save that pauses halfway, or a branch switch
+//! on a loaded machine, still becomes one update.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use notify::event::{AccessKind, AccessMode, CreateKind, ModifyKind, RenameMode};
+use notify::{Event, EventKind};
+
+/// The longest an update waits after the last event for a file to be
+/// closed or for git's index lock to go.
+pub(super) const UNFINISHED_WAIT: Duration = Duration::from_secs(2);
+
+/// The events of one burst.
+#[derive(Debug, Default)]
+pub(super) struct Burst {
+    /// Every path an event named.
+    pub(super) paths: Vec<PathBuf>,
+    /// Events were lost: everything must be read again.
+    pub(super) rescan: bool,
+    /// Java files written to and not closed since.
+    open_for_writing: HashSet<PathBuf>,
+}
+
+impl Burst {
+    /// Adds one event (or the error that says events were lost).
+    pub(super) fn take(&mut self, event: notify::Result<Event>) {
+        match event {
+            Ok(event) if super::may_change_files(&event) => {
+                self.rescan |= event.need_rescan();
+                if closes_are_reported() {
+                    self.follow_writes(&event);
+                }
+                self.paths.extend(event.paths);
+            }
+            Ok(_) => {}
+            Err(_) => self.rescan = true,
+        }
+    }
+
+    fn follow_writes(&mut self, event: &Event) {
+        let java = |path: &&PathBuf| path.extension().is_some_and(|e| e == "java");
+        match event.kind {
+            EventKind::Create(CreateKind::File) | EventKind::Modify(ModifyKind::Data(_)) => {
+                for path in event.paths.iter().filter(java) {
+                    self.open_for_writing.insert(path.clone());
+                }
+            }
+            EventKind::Access(AccessKind::Close(AccessMode::Write))
+            | EventKind::Remove(_)
+            | EventKind::Modify(ModifyKind::Name(RenameMode::From)) => {
+                for path in &event.paths {
+                    self.open_for_writing.remove(path);
+                }
+            }
+            // A file renamed while open is closed under its new name.
+            EventKind::Modify(ModifyKind::Name(RenameMode::Both)) => {
+                if let [from, to] = &event.paths[..]
+                    && self.open_for_writing.remove(from)
+                {
+                    self.open_for_writing.insert(to.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether something is visibly still being written: a Java file left
+    /// open after a write, or git's index lock (`git_lock`) present.
+    pub(super) fn unfinished(&self, git_lock: Option<&Path>) -> bool {
+        !self.open_for_writing.is_empty() || git_lock.is_some_and(Path::exists)
+    }
+}
+
+/// Whether the platform's watcher reports a written file's close (inotify
+/// does; FSEvents and the Windows API do not, and there a write is never
+/// known to be unfinished).
+fn closes_are_reported() -> bool {
+    cfg!(any(target_os = "linux", target_os = "android"))
+}
+
+/// The index lock of the git repository whose work tree holds `root`, if
+/// any: `.git/index.lock`, or the lock in the directory a `.git` file
+/// names (a linked work tree or a submodule).
+pub(super) fn git_index_lock(root: &Path) -> Option<PathBuf> {
+    for dir in root.ancestors() {
+        let dot_git = dir.join(".git");
+        if dot_git.is_dir() {
+            return Some(dot_git.join("index.lock"));
+        }
+        if dot_git.is_file() {
+            let text = std::fs::read_to_string(&dot_git).ok()?;
+            let named = text.lines().find_map(|l| l.strip_prefix("gitdir:"))?.trim();
+            return Some(dir.join(named).join("index.lock"));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use notify::event::{DataChange, RemoveKind};
+    use notify::{Event, EventKind};
+
+    use super::*;
+
+    fn event(kind: EventKind, paths: &[&str]) -> notify::Result<Event> {
+        let mut event = Event::new(kind);
+        for path in paths {
+            event = event.add_path(PathBuf::from(path));
+        }
+        Ok(event)
+    }
+
+    const WRITTEN: EventKind = EventKind::Modify(ModifyKind::Data(DataChange::Any));
+    const CLOSED: EventKind = EventKind::Access(AccessKind::Close(AccessMode::Write));
+
+    #[test]
+    fn a_java_file_written_and_not_closed_is_unfinished() {
+        if !closes_are_reported() {
+            return;
+        }
+        let mut burst = Burst::default();
+        burst.take(event(EventKind::Create(CreateKind::File), &["/t/A.java"]));
+        burst.take(event(WRITTEN, &["/t/A.java"]));
+        assert!(burst.unfinished(None));
+        burst.take(event(CLOSED, &["/t/A.java"]));
+        assert!(!burst.unfinished(None));
+
+        // Other files written and left open do not hold an update back.
+        burst.take(event(WRITTEN, &["/t/build.log"]));
+        assert!(!burst.unfinished(None));
+
+        // Renamed while open, then closed under the new name.
+        burst.take(event(WRITTEN, &["/t/B.java"]));
+        burst.take(event(
+            EventKind::Modify(ModifyKind::Name(RenameMode::Both)),
+            &["/t/B.java", "/t/C.java"],
+        ));
+        assert!(burst.unfinished(None));
+        burst.take(event(CLOSED, &["/t/C.java"]));
+        assert!(!burst.unfinished(None));
+
+        // Removed while open.
+        burst.take(event(WRITTEN, &["/t/D.java"]));
+        burst.take(event(EventKind::Remove(RemoveKind::File), &["/t/D.java"]));
+        assert!(!burst.unfinished(None));
+        assert_eq!(burst.paths.len(), 10);
+    }
+
+    #[test]
+    fn git_holding_its_index_lock_is_unfinished() {
+        let tree = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tree.path().join(".git")).unwrap();
+        std::fs::create_dir_all(tree.path().join("src/main")).unwrap();
+        let lock = git_index_lock(&tree.path().join("src/main")).unwrap();
+        assert_eq!(lock, tree.path().join(".git/index.lock"));
+        let burst = Burst::default();
+        assert!(!burst.unfinished(Some(&lock)));
+        std::fs::write(&lock, "").unwrap();
+        assert!(burst.unfinished(Some(&lock)));
+
+        // A linked work tree names its git directory in a `.git` file.
+        let linked = tempfile::tempdir().unwrap();
+        std::fs::write(
+            linked.path().join(".git"),
+            format!(
+                "gitdir: {}\n",
+                tree.path().join(".git/worktrees/x").display()
+            ),
+        )
+        .unwrap();
+        assert_eq!(
+            git_index_lock(linked.path()).unwrap(),
+            tree.path().join(".git/worktrees/x/index.lock")
+        );
+    }
+}
