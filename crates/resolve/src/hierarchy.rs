@@ -156,9 +156,7 @@ impl FileScope<'_> {
         let key = (self.memo_partition(), ty.clone());
         let memo = &self.table.hierarchy_memo;
         if let Some((found, names)) = memo.read().expect("memo lock").get(&key) {
-            for name in names.iter() {
-                self.record(name);
-            }
+            self.log().record_all(names);
             return found.clone();
         }
         let (found, names) = self.nested(|| Arc::new(self.compute_hierarchy(ty)));
@@ -210,9 +208,7 @@ impl FileScope<'_> {
         let key = (self.memo_partition(), ty.clone(), Arc::<str>::from(name));
         let memo = self.table.method_memo.map();
         if let Some((found, names)) = memo.read().expect("memo lock").get(&key) {
-            for name in names.iter() {
-                self.record(name);
-            }
+            self.log().record_all(names);
             return found.clone();
         }
         if let Some(shared) = &self.table.shared {
@@ -227,8 +223,8 @@ impl FileScope<'_> {
             if let Some((found, names)) = hit
                 && self.shareable(&found)
             {
+                self.log().record_all(&names);
                 for name in names.iter() {
-                    self.record(name);
                     self.replay_lookup(name);
                 }
                 memo.write()

@@ -17,23 +17,34 @@
 //! the thread it runs on: it is `!Sync`, and a file resolves on one thread.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The names one file's resolution looked up, innermost open computation
 /// last.
 #[derive(Debug)]
 pub struct LookupLog {
-    frames: RefCell<Vec<FxHashSet<Box<str>>>>,
+    frames: RefCell<Vec<Frame>>,
     /// False for a log that notes nothing ([`LookupLog::off`]).
     recording: bool,
+}
+
+/// What one open computation looked up.
+#[derive(Debug, Default)]
+struct Frame {
+    names: FxHashSet<Box<str>>,
+    /// The memoized name lists already recorded here, by address (each
+    /// kept alive, so an address is never another list's): a memo hit
+    /// asks for the same few lists again and again.
+    replayed: FxHashMap<usize, Arc<[Box<str>]>>,
 }
 
 impl Default for LookupLog {
     /// A log with nothing recorded yet.
     fn default() -> Self {
         Self {
-            frames: RefCell::new(vec![FxHashSet::default()]),
+            frames: RefCell::new(vec![Frame::default()]),
             recording: true,
         }
     }
@@ -57,9 +68,28 @@ impl LookupLog {
             return;
         }
         let mut frames = self.frames.borrow_mut();
-        let names = frames.last_mut().expect("a log has an open frame");
+        let names = &mut frames.last_mut().expect("a log has an open frame").names;
         if !names.contains(name) {
             names.insert(name.into());
+        }
+    }
+
+    /// Notes that each of `names` was looked up: the names a memoized
+    /// computation recorded, replayed on a hit.
+    pub fn record_all(&self, names: &Arc<[Box<str>]>) {
+        if !self.recording {
+            return;
+        }
+        let mut frames = self.frames.borrow_mut();
+        let frame = frames.last_mut().expect("a log has an open frame");
+        let address = Arc::as_ptr(names).cast::<Box<str>>() as usize;
+        if frame.replayed.insert(address, names.clone()).is_some() {
+            return;
+        }
+        for name in names.iter() {
+            if !frame.names.contains(name) {
+                frame.names.insert(name.clone());
+            }
         }
     }
 
@@ -71,30 +101,32 @@ impl LookupLog {
             return (compute(), Vec::new());
         }
         /// Closes the frame if `compute` unwinds, so the log stays usable.
-        struct Frame<'l>(&'l LookupLog);
-        impl Drop for Frame<'_> {
+        struct Open<'l>(&'l LookupLog);
+        impl Drop for Open<'_> {
             fn drop(&mut self) {
                 self.0.frames.borrow_mut().pop();
             }
         }
-        self.frames.borrow_mut().push(FxHashSet::default());
-        let frame = Frame(self);
+        self.frames.borrow_mut().push(Frame::default());
+        let open = Open(self);
         let value = compute();
         let names = {
             let mut frames = self.frames.borrow_mut();
-            let names = std::mem::take(frames.last_mut().expect("the nested frame is open"));
+            let inner = std::mem::take(frames.last_mut().expect("the nested frame is open"));
             let outer = frames.len() - 2;
-            frames[outer].extend(names.iter().cloned());
-            names
+            frames[outer].names.extend(inner.names.iter().cloned());
+            // What the inner frame replayed, the outer one now has.
+            frames[outer].replayed.extend(inner.replayed);
+            inner.names
         };
-        drop(frame);
+        drop(open);
         (value, sorted(names))
     }
 
     /// Everything looked up, sorted.
     pub fn finish(self) -> Vec<Box<str>> {
         let mut frames = self.frames.into_inner();
-        sorted(frames.swap_remove(0))
+        sorted(frames.swap_remove(0).names)
     }
 }
 
@@ -138,6 +170,23 @@ mod tests {
         log.record("p.A");
         // The names of the abandoned computation stay behind with it.
         assert_eq!(log.finish(), ["p.A".into()]);
+    }
+
+    #[test]
+    fn a_replayed_list_is_recorded_in_each_frame_that_replays_it() {
+        let log = LookupLog::default();
+        let memoized: std::sync::Arc<[Box<str>]> = vec!["p.A".into(), "p.B".into()].into();
+        log.record_all(&memoized);
+        // Replayed again inside a nested computation: its memo needs them.
+        let ((), inner) = log.nested(|| {
+            log.record_all(&memoized);
+            log.record("p.C");
+        });
+        assert_eq!(inner, ["p.A".into(), "p.B".into(), "p.C".into()]);
+        let ((), inner) = log.nested(|| log.record_all(&memoized));
+        assert_eq!(inner, ["p.A".into(), "p.B".into()]);
+        log.record_all(&memoized);
+        assert_eq!(log.finish(), ["p.A".into(), "p.B".into(), "p.C".into()]);
     }
 
     #[test]
