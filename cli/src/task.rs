@@ -113,7 +113,7 @@ fn task_line(task: &Task) -> String {
         short(&task.revision)
     );
     if let (Some(base), Some(resolved)) = (&task.base_rev, &task.base_revision) {
-        line.push_str(&format!("\tbase {base} ({})", short(resolved)));
+        line.push_str(&format!("\tbase {base} (merge base {})", short(resolved)));
     }
     line
 }

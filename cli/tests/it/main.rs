@@ -20,6 +20,7 @@ mod flavors;
 mod golden;
 mod graph;
 mod incremental;
+mod merge_base;
 mod prune;
 mod query;
 mod watch;

@@ -17,7 +17,8 @@ pub struct ReviewTarget {
     pub repository: PathBuf,
     /// The revision under review: any git revision expression.
     pub revision: String,
-    /// The base revision of the diff under review, if any.
+    /// The base revision of the diff under review, if any: the diff
+    /// starts at its merge base with `revision`.
     pub base_revision: Option<String>,
 }
 
@@ -48,8 +49,9 @@ pub enum ReviewTargetError {
 pub(crate) struct ReviewRepository {
     pub repo: git2::Repository,
     pub revision: git2::Oid,
+    /// The merge base of the base as given and the revision.
     pub base_revision: Option<git2::Oid>,
-    /// The diff base..revision, when there is a base.
+    /// The diff merge-base..revision, when there is a base.
     pub diff: Option<DiffLines>,
 }
 
@@ -103,7 +105,22 @@ impl ReviewRepository {
                 })
         };
         let revision = commit_of(&target.revision)?;
-        let base_revision = target.base_revision.as_deref().map(commit_of).transpose()?;
+        // The diff starts at the merge base, as a forge's does: what the
+        // base gained after the branch left it is not the branch's change.
+        let base_revision = match target.base_revision.as_deref() {
+            None => None,
+            Some(base) => {
+                let base_commit = commit_of(base)?;
+                Some(repo.merge_base(base_commit, revision).map_err(|error| {
+                    ReviewTargetError::Diff {
+                        repository: target.repository.clone(),
+                        base: base.to_string(),
+                        revision: target.revision.clone(),
+                        message: format!("no merge base: {}", error.message()),
+                    }
+                })?)
+            }
+        };
         let diff = base_revision
             .map(|base| {
                 DiffLines::between(&repo, base, revision).map_err(|error| ReviewTargetError::Diff {

@@ -38,6 +38,17 @@ pub enum Error {
         repo: PathBuf,
     },
 
+    /// Two revisions have no common ancestor, so no merge base.
+    #[error("{base}...{head}: the two revisions have no common ancestor in {}, so no merge base; name a base that shares history with {head}", repo.display())]
+    NoMergeBase {
+        /// The repository.
+        repo: PathBuf,
+        /// The base, as given.
+        base: String,
+        /// The revision under review, as given.
+        head: String,
+    },
+
     /// The two ends of a range share no history.
     #[error("{from}..{to}: the two revisions share no history in {}; give a range along one branch", repo.display())]
     UnrelatedRange {

@@ -209,10 +209,13 @@ impl NewTask {
         let (revision, base_revision) = match &source {
             Source::Git { .. } => {
                 let rev = self.rev.as_deref().unwrap_or("HEAD");
+                // Reviewed as forges do: against the merge base, so that
+                // what the base gained since the branch left it does not
+                // show as if the branch had taken it out.
                 let base = self
                     .base
                     .as_deref()
-                    .map(|b| source.commit_id(b))
+                    .map(|b| source.merge_base(b, rev))
                     .transpose()?;
                 (source.commit_id(rev)?, base)
             }

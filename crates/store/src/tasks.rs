@@ -28,7 +28,8 @@ pub struct Task {
     pub revision: String,
     /// The base revision of the diff as given, if any.
     pub base_rev: Option<String>,
-    /// The base revision resolved to a commit id.
+    /// The commit the diff starts from: the merge base of the base as given
+    /// and the revision under review.
     pub base_revision: Option<String>,
 }
 

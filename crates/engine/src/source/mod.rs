@@ -188,6 +188,27 @@ impl Source {
         }
     }
 
+    /// The commit id of the merge base of `base` and `head`: the newest
+    /// common ancestor, from which a branch `head` made off `base` differs
+    /// by its own commits only (git's `base...head`). With several, the one
+    /// git picks.
+    pub fn merge_base(&self, base: &str, head: &str) -> Result<String, Error> {
+        let Self::Git { repo, root, .. } = self else {
+            return Err(Error::RevisionOnDirectory {
+                path: self.root().to_path_buf(),
+            });
+        };
+        let base_id = git2::Oid::from_str(&self.commit_id(base)?).expect("commit ids parse");
+        let head_id = git2::Oid::from_str(&self.commit_id(head)?).expect("commit ids parse");
+        repo.merge_base(base_id, head_id)
+            .map(|id| id.to_string())
+            .map_err(|_| Error::NoMergeBase {
+                repo: root.clone(),
+                base: base.to_string(),
+                head: head.to_string(),
+            })
+    }
+
     /// The commits of `from..to` along `to`'s first-parent history, oldest
     /// first: from `to` back to (not including) the first commit that is
     /// `from` or an ancestor of it. Empty when `to` is `from` or behind it;

@@ -90,6 +90,9 @@ pub enum Selector {
         base: Revision,
         /// The newer revision; `None` for the revision the query reads.
         head: Option<Revision>,
+        /// `A...B`: from the merge base of the two (the commit the newer
+        /// one's branch left the older one at), as git's three dots.
+        merge_base: bool,
     },
 }
 

@@ -219,23 +219,31 @@ impl Parser {
 
     fn changed(&mut self, keyword: Span) -> Result<Expr, QueryError> {
         let range =
-            self.revision("a revision range A..B (or A.. for A up to the revision read)")?;
-        let Some((base, head)) = range.name.split_once("..") else {
-            return Err(QueryError::syntax(
-                range.span,
-                format!("'{}' is not a revision range", range.name),
-                vec!["A..B or A..".into()],
-            ));
+            self.revision("a revision range A..B or A...B (or A.., A... up to the revision read)")?;
+        let expected = || vec!["A..B, A...B, A.. or A...".into()];
+        // Git forbids `..` in a ref name, so the first run of dots splits.
+        let (base, head, dots) = match range.name.split_once("..") {
+            Some((base, rest)) => match rest.strip_prefix('.') {
+                Some(head) => (base, head, 3),
+                None => (base, rest, 2),
+            },
+            None => {
+                return Err(QueryError::syntax(
+                    range.span,
+                    format!("'{}' is not a revision range", range.name),
+                    expected(),
+                ));
+            }
         };
         if base.is_empty() {
             return Err(QueryError::syntax(
                 range.span,
                 "the range has no older revision",
-                vec!["A..B or A..".into()],
+                expected(),
             ));
         }
         let base_span = Span::new(range.span.start, range.span.start + base.len());
-        let head_start = base_span.end + 2;
+        let head_start = base_span.end + dots;
         let head = (!head.is_empty()).then(|| Revision {
             name: head.to_string(),
             span: Span::new(head_start, range.span.end),
@@ -247,6 +255,7 @@ impl Parser {
                     span: base_span,
                 },
                 head,
+                merge_base: dots == 3,
             },
             keyword.to(range.span),
         ))

@@ -41,7 +41,19 @@ fn selectors() {
     check(
         "changed HEAD~2..HEAD",
         expect![[
-            r#"Query { expr: Select(Changed { base: Revision { name: "HEAD~2", span: Span { start: 8, end: 14 } }, head: Some(Revision { name: "HEAD", span: Span { start: 16, end: 20 } }) }, Span { start: 0, end: 20 }), count: false }"#
+            r#"Query { expr: Select(Changed { base: Revision { name: "HEAD~2", span: Span { start: 8, end: 14 } }, head: Some(Revision { name: "HEAD", span: Span { start: 16, end: 20 } }), merge_base: false }, Span { start: 0, end: 20 }), count: false }"#
+        ]],
+    );
+    check(
+        "changed main...feature",
+        expect![[
+            r#"Query { expr: Select(Changed { base: Revision { name: "main", span: Span { start: 8, end: 12 } }, head: Some(Revision { name: "feature", span: Span { start: 15, end: 22 } }), merge_base: true }, Span { start: 0, end: 22 }), count: false }"#
+        ]],
+    );
+    check(
+        "changed main...",
+        expect![[
+            r#"Query { expr: Select(Changed { base: Revision { name: "main", span: Span { start: 8, end: 12 } }, head: None, merge_base: true }, Span { start: 0, end: 15 }), count: false }"#
         ]],
     );
     check(
@@ -162,7 +174,7 @@ fn errors_point_at_the_column_and_suggest() {
         expect![[r#"
             error: column 9: 'v1' is not a revision range
               changed v1
-                      ^^ expected A..B or A.."#]],
+                      ^^ expected A..B, A...B, A.. or A..."#]],
     );
     check(
         "a.A | where name ! x",

@@ -35,10 +35,15 @@ impl<'s> Evaluator<'s> {
         snapshot: &Snapshot<'s>,
         base: &Revision,
         head: Option<&Revision>,
+        merge_base: bool,
         span: Span,
     ) -> Result<Vec<Row>, QueryError> {
         let at = |e: Error| QueryError::evaluation(Some(span), e.to_string());
-        let base_snapshot = self.snapshot_at(base)?;
+        let base_snapshot = if merge_base {
+            self.snapshot_at(&self.merge_base(snapshot, base, head)?)?
+        } else {
+            self.snapshot_at(base)?
+        };
         let named_head;
         let head_snapshot: &Snapshot<'s> = match head {
             Some(head) => {
@@ -64,6 +69,32 @@ impl<'s> Evaluator<'s> {
                 change: Some(change.kind),
             })
             .collect())
+    }
+
+    /// The merge base of `base` and `head` (the revision read when there is
+    /// none) as a revision of the repository, spanning `base`.
+    fn merge_base(
+        &self,
+        snapshot: &Snapshot<'s>,
+        base: &Revision,
+        head: Option<&Revision>,
+    ) -> Result<Revision, QueryError> {
+        let at = |e: Error| QueryError::evaluation(Some(base.span), e.to_string());
+        let Some(source) = self.source else {
+            return Err(QueryError::evaluation(
+                Some(base.span),
+                "A...B needs the git repository the store indexed: run the query in its work tree or give --repo",
+            ));
+        };
+        let head_name = match head {
+            Some(head) => head.name.as_str(),
+            None => snapshot.revision().name.as_str(),
+        };
+        let name = source.merge_base(&base.name, head_name).map_err(at)?;
+        Ok(Revision {
+            name,
+            span: base.span,
+        })
     }
 
     fn blob_reader(&self) -> Rc<Option<BlobReader>> {

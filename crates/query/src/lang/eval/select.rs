@@ -86,7 +86,11 @@ impl<'s> Evaluator<'s> {
                 let views = snapshot.search_elements(&kind_search(kind)).map_err(at)?;
                 Ok(distinct(views.into_iter().map(Row::declared).collect()))
             }
-            Selector::Changed { base, head } => self.changed(snapshot, base, head.as_ref(), span),
+            Selector::Changed {
+                base,
+                head,
+                merge_base,
+            } => self.changed(snapshot, base, head.as_ref(), *merge_base, span),
         }
     }
 }

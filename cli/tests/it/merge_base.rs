@@ -1,0 +1,190 @@
+//! Reviews against a merge base: `changed A...B` and a task's `--base`
+//! diff a branch from where it left its base, so what the base gained
+//! since does not show as the branch taking it out.
+
+use std::path::Path;
+use std::process::Stdio;
+
+use crate::common::{TestRepo, run};
+
+const STOCK: &str = "package p;
+public class Stock {
+    public int take(String item, int n) {
+        return n;
+    }
+}
+";
+
+const SHOP: &str = "package p;
+public class Shop {
+    int order(Stock stock) {
+        return stock.take(\"tea\", 1);
+    }
+}
+";
+
+const LEDGER: &str = "package p;
+public class Ledger {
+    int total() {
+        return 0;
+    }
+}
+";
+
+fn git(repo: &Path, args: &[&str]) {
+    let status = std::process::Command::new("git")
+        .args(args)
+        .current_dir(repo)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+/// `main` and `feature` made off it at the returned commit; `main` then
+/// gained `Ledger` and a changed `Stock#take`, `feature` changed
+/// `Shop#order`.
+fn diverged() -> (TestRepo, String) {
+    let repo = TestRepo::new();
+    let fork = repo.commit(
+        &[("src/p/Stock.java", STOCK), ("src/p/Shop.java", SHOP)],
+        "stock and shop",
+    );
+    git(repo.path(), &["branch", "-M", "main"]);
+    git(repo.path(), &["checkout", "-q", "-b", "feature"]);
+    commit_on_branch(
+        &repo,
+        &[("src/p/Shop.java", &SHOP.replace("1);", "2);"))],
+        "order two",
+    );
+    git(repo.path(), &["checkout", "-q", "main"]);
+    commit_on_branch(
+        &repo,
+        &[
+            ("src/p/Ledger.java", LEDGER),
+            (
+                "src/p/Stock.java",
+                &STOCK.replace("return n;", "return n - 0;"),
+            ),
+        ],
+        "a ledger",
+    );
+    (repo, fork)
+}
+
+/// Writes `files` and commits them with git itself, on the branch checked
+/// out (git's checkouts change the index under libgit2's open handle).
+fn commit_on_branch(repo: &TestRepo, files: &[(&str, &str)], message: &str) {
+    for (path, text) in files {
+        std::fs::write(repo.path().join(path), text).unwrap();
+    }
+    git(repo.path(), &["add", "-A"]);
+    git(repo.path(), &["commit", "-q", "-m", message]);
+}
+
+#[test]
+fn three_dots_diff_from_the_merge_base_and_two_dots_from_the_base() {
+    let (repo, fork) = diverged();
+    let store = tempfile::tempdir().unwrap();
+    let store_arg = store.path().to_str().unwrap();
+    for rev in [fork.as_str(), "main", "feature"] {
+        run(repo.path(), &["index", "--rev", rev, "--store", store_arg]).ok();
+    }
+    let query = |q: &str| run(repo.path(), &["query", q, "--store", store_arg]).ok();
+
+    let branch_only = query("changed main...feature");
+    assert!(
+        branch_only.contains("p.Shop#order(p.Stock)"),
+        "{branch_only}"
+    );
+    assert!(
+        !branch_only.contains("Ledger") && !branch_only.contains("Stock#take"),
+        "{branch_only}"
+    );
+    // Two dots compare the tips: main's new work shows as taken out.
+    let tips = query("changed main..feature");
+    assert!(
+        tips.contains("p.Shop#order(p.Stock)")
+            && tips.contains("p.Ledger")
+            && tips.contains("p.Stock#take"),
+        "{tips}"
+    );
+    // `A...` reads up to the revision the query reads.
+    let up_to_read = run(
+        repo.path(),
+        &[
+            "query",
+            "changed main...",
+            "--rev",
+            "feature",
+            "--store",
+            store_arg,
+        ],
+    )
+    .ok();
+    assert_eq!(up_to_read, branch_only);
+}
+
+#[test]
+fn a_task_reviews_its_branch_against_the_merge_base() {
+    let (repo, fork) = diverged();
+    let store = tempfile::tempdir().unwrap();
+    let store_arg = store.path().to_str().unwrap();
+    let repo_arg = repo.path().to_str().unwrap();
+    run(
+        repo.path(),
+        &[
+            "task", "add", "--id", "pr", "--repo", repo_arg, "--rev", "feature", "--base", "main",
+            "--store", store_arg,
+        ],
+    )
+    .ok();
+    let listed = run(repo.path(), &["task", "list", "--store", store_arg]).ok();
+    let short: String = fork.chars().take(19).collect();
+    assert!(
+        listed.contains(&format!("\tbase main (merge base {short})")),
+        "{listed}"
+    );
+    // Not indexed yet: the merge base is indexed on first use.
+    let context: serde_json::Value = serde_json::from_str(
+        &run(
+            repo.path(),
+            &[
+                "context",
+                "--task",
+                "pr",
+                "--file",
+                "src/p/Shop.java",
+                "--lines",
+                "3-5",
+                "--store",
+                store_arg,
+            ],
+        )
+        .ok(),
+    )
+    .unwrap();
+    assert_eq!(context["base_revision"], fork.as_str());
+    let change = &context["element_relations"]["owning_elements"]["3_5"][0]["change"];
+    assert_eq!(change["status"], "body_changed", "{change}");
+}
+
+#[test]
+fn histories_with_no_common_commit_have_no_merge_base() {
+    let (repo, _) = diverged();
+    git(repo.path(), &["checkout", "-q", "--orphan", "alone"]);
+    git(repo.path(), &["commit", "-q", "-m", "alone"]);
+    let store = tempfile::tempdir().unwrap();
+    let store_arg = store.path().to_str().unwrap();
+    let repo_arg = repo.path().to_str().unwrap();
+    let refused = run(
+        repo.path(),
+        &[
+            "task", "add", "--id", "pr", "--repo", repo_arg, "--rev", "alone", "--base", "main",
+            "--store", store_arg,
+        ],
+    )
+    .fails_with(1);
+    assert!(refused.contains("no common ancestor"), "{refused}");
+}
