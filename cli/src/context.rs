@@ -100,6 +100,7 @@ pub fn run(args: ContextArgs) -> Result<()> {
                 base: args.base.clone(),
             }
             .resolve()?;
+            crate::task::warn_without_merge_base(&task);
             tools.context_for_task(&task, None, &args.file, &diff_lines, &overrides)
         }
         (None, None) => return Err(UsageError("name a --task, or a --repo".into()).into()),

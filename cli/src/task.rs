@@ -78,6 +78,7 @@ pub fn run(args: TaskArgs) -> Result<()> {
             };
             let store = Store::open(&store_dir)?;
             let task = tasks.register(new, &store, &mut index_progress)?;
+            warn_without_merge_base(&task);
             println!("{}", task_line(&task));
         }
         TaskCommand::List(args) => {
@@ -93,6 +94,17 @@ pub fn run(args: TaskArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Says on standard error when a task's base shares no commit with its
+/// revision, so that its diff is of the base as given.
+pub fn warn_without_merge_base(task: &Task) {
+    if let (Some(base), false) = (&task.base_rev, task.base_is_merge_base) {
+        eprintln!(
+            "refscope: {base} and {} have no common ancestor, so no merge base: the diff is from {base} as given",
+            task.rev.as_deref().unwrap_or("HEAD")
+        );
+    }
 }
 
 /// `--store`, else the default store of the repository around `repo`.
@@ -113,7 +125,14 @@ fn task_line(task: &Task) -> String {
         short(&task.revision)
     );
     if let (Some(base), Some(resolved)) = (&task.base_rev, &task.base_revision) {
-        line.push_str(&format!("\tbase {base} (merge base {})", short(resolved)));
+        if task.base_is_merge_base {
+            line.push_str(&format!("\tbase {base} (merge base {})", short(resolved)));
+        } else {
+            line.push_str(&format!(
+                "\tbase {base} ({}; no common ancestor, diffed as given)",
+                short(resolved)
+            ));
+        }
     }
     line
 }

@@ -171,20 +171,44 @@ fn a_task_reviews_its_branch_against_the_merge_base() {
 }
 
 #[test]
-fn histories_with_no_common_commit_have_no_merge_base() {
+fn histories_with_no_common_commit_are_diffed_as_given_and_say_so() {
     let (repo, _) = diverged();
     git(repo.path(), &["checkout", "-q", "--orphan", "alone"]);
     git(repo.path(), &["commit", "-q", "-m", "alone"]);
+    let main = std::process::Command::new("git")
+        .args(["rev-parse", "main"])
+        .current_dir(repo.path())
+        .output()
+        .unwrap();
+    let main = String::from_utf8(main.stdout).unwrap().trim().to_string();
     let store = tempfile::tempdir().unwrap();
     let store_arg = store.path().to_str().unwrap();
     let repo_arg = repo.path().to_str().unwrap();
-    let refused = run(
+    let added = run(
         repo.path(),
         &[
             "task", "add", "--id", "pr", "--repo", repo_arg, "--rev", "alone", "--base", "main",
             "--store", store_arg,
         ],
+    );
+    let stdout = added.ok();
+    let short: String = main.chars().take(19).collect();
+    assert!(
+        stdout.contains(&format!(
+            "\tbase main ({short}; no common ancestor, diffed as given)"
+        )),
+        "{stdout}"
+    );
+    let stderr = added.stderr();
+    assert!(stderr.contains("no common ancestor"), "{stderr}");
+    for rev in ["main", "alone"] {
+        run(repo.path(), &["index", "--rev", rev, "--store", store_arg]).ok();
+    }
+    // As git does for `main...alone`, the query refuses.
+    let query = run(
+        repo.path(),
+        &["query", "changed main...alone", "--store", store_arg],
     )
     .fails_with(1);
-    assert!(refused.contains("no common ancestor"), "{refused}");
+    assert!(query.contains("no common ancestor"), "{query}");
 }

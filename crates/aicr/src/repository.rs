@@ -107,18 +107,16 @@ impl ReviewRepository {
         let revision = commit_of(&target.revision)?;
         // The diff starts at the merge base, as a forge's does: what the
         // base gained after the branch left it is not the branch's change.
+        // Histories with no common commit diff from the base as given, as
+        // their task says.
         let base_revision = match target.base_revision.as_deref() {
             None => None,
             Some(base) => {
                 let base_commit = commit_of(base)?;
-                Some(repo.merge_base(base_commit, revision).map_err(|error| {
-                    ReviewTargetError::Diff {
-                        repository: target.repository.clone(),
-                        base: base.to_string(),
-                        revision: target.revision.clone(),
-                        message: format!("no merge base: {}", error.message()),
-                    }
-                })?)
+                Some(
+                    repo.merge_base(base_commit, revision)
+                        .unwrap_or(base_commit),
+                )
             }
         };
         let diff = base_revision

@@ -211,12 +211,19 @@ impl NewTask {
                 let rev = self.rev.as_deref().unwrap_or("HEAD");
                 // Reviewed as forges do: against the merge base, so that
                 // what the base gained since the branch left it does not
-                // show as if the branch had taken it out.
-                let base = self
-                    .base
-                    .as_deref()
-                    .map(|b| source.merge_base(b, rev))
-                    .transpose()?;
+                // show as if the branch had taken it out. Histories with
+                // no common commit have none: the diff is then of the base
+                // as given, and the task says so.
+                let base = match self.base.as_deref() {
+                    None => None,
+                    Some(b) => Some(match source.merge_base(b, rev) {
+                        Ok(merge_base) => (merge_base, true),
+                        Err(refscope_engine::Error::NoMergeBase { .. }) => {
+                            (source.commit_id(b)?, false)
+                        }
+                        Err(e) => return Err(e.into()),
+                    }),
+                };
                 (source.commit_id(rev)?, base)
             }
             Source::Directory { root } => {
@@ -238,7 +245,8 @@ impl NewTask {
             rev,
             revision,
             base_rev: self.base,
-            base_revision,
+            base_is_merge_base: base_revision.as_ref().is_some_and(|(_, merge)| *merge),
+            base_revision: base_revision.map(|(commit, _)| commit),
         })
     }
 }

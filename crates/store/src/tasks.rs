@@ -29,9 +29,16 @@ pub struct Task {
     /// The base revision of the diff as given, if any.
     pub base_rev: Option<String>,
     /// The commit the diff starts from: the merge base of the base as given
-    /// and the revision under review.
+    /// and the revision under review, or the base itself when the two have
+    /// no common ancestor ([`Self::base_is_merge_base`] says which).
     pub base_revision: Option<String>,
+    /// Whether `base_revision` is the merge base (false: the histories
+    /// share no commit, and the diff is of the base as given).
+    pub base_is_merge_base: bool,
 }
+
+/// `base_kind` of a task whose base revision is the merge base.
+const MERGE_BASE: &str = "merge_base";
 
 /// The tasks table of one store directory.
 pub struct TaskTable {
@@ -63,6 +70,16 @@ impl TaskTable {
              );",
         )
         .map_err(sqlite)?;
+        // Tasks added before bases were merge bases have no such column:
+        // their bases stay as given.
+        let has_kind = db
+            .prepare("SELECT 1 FROM pragma_table_info('tasks') WHERE name = 'base_kind'")
+            .and_then(|mut s| s.exists([]))
+            .map_err(sqlite)?;
+        if !has_kind {
+            db.execute_batch("ALTER TABLE tasks ADD COLUMN base_kind TEXT")
+                .map_err(sqlite)?;
+        }
         Ok(Self { db_path, db })
     }
 
@@ -80,8 +97,9 @@ impl TaskTable {
             .map_or(0, |d| d.as_secs() as i64);
         self.db
             .execute(
-                "INSERT INTO tasks (id, repo, rev, revision, base_rev, base_revision, added_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                "INSERT INTO tasks \
+                 (id, repo, rev, revision, base_rev, base_revision, added_at, base_kind) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 params![
                     task.id,
                     task.repo.to_string_lossy(),
@@ -89,7 +107,8 @@ impl TaskTable {
                     task.revision,
                     task.base_rev,
                     task.base_revision,
-                    added_at
+                    added_at,
+                    task.base_is_merge_base.then_some(MERGE_BASE),
                 ],
             )
             .map(drop)
@@ -100,7 +119,7 @@ impl TaskTable {
     pub fn find(&self, id: &str) -> Result<Option<Task>, Error> {
         self.db
             .prepare_cached(
-                "SELECT id, repo, rev, revision, base_rev, base_revision FROM tasks WHERE id = ?1",
+                "SELECT id, repo, rev, revision, base_rev, base_revision, base_kind FROM tasks WHERE id = ?1",
             )
             .and_then(|mut select| select.query_row(params![id], task_row).optional())
             .map_err(|e| self.error(e))
@@ -111,7 +130,7 @@ impl TaskTable {
         let mut statement = self
             .db
             .prepare_cached(
-                "SELECT id, repo, rev, revision, base_rev, base_revision FROM tasks ORDER BY id",
+                "SELECT id, repo, rev, revision, base_rev, base_revision, base_kind FROM tasks ORDER BY id",
             )
             .map_err(|e| self.error(e))?;
         let rows = statement
@@ -137,5 +156,6 @@ fn task_row(r: &rusqlite::Row) -> rusqlite::Result<Task> {
         revision: r.get(3)?,
         base_rev: r.get(4)?,
         base_revision: r.get(5)?,
+        base_is_merge_base: r.get::<_, Option<String>>(6)?.as_deref() == Some(MERGE_BASE),
     })
 }
