@@ -41,8 +41,22 @@ pub fn open_for_reading(args: &StoreArgs, hint: Option<&Path>) -> Result<Opened>
             let default = source.default_store_dir();
             // `index --files DIR` inside a repository keeps its store in
             // DIR/.refscope.
+            // A plain directory has no `.git` to find upwards: from one of
+            // its subdirectories, the nearest `.refscope` above is its store.
+            let above = std::fs::canonicalize(&start)
+                .ok()
+                .filter(|_| matches!(source, Source::Directory { .. }))
+                .into_iter()
+                .flat_map(|start| {
+                    start
+                        .ancestors()
+                        .skip(1)
+                        .map(|dir| dir.join(".refscope"))
+                        .collect::<Vec<_>>()
+                });
             let beside = [start.join(".refscope"), PathBuf::from(".refscope")]
                 .into_iter()
+                .chain(above)
                 .find(|dir| dir.join("refscope.sqlite").is_file());
             match beside {
                 Some(dir) if !default.join("refscope.sqlite").is_file() => dir,
@@ -54,18 +68,25 @@ pub fn open_for_reading(args: &StoreArgs, hint: Option<&Path>) -> Result<Opened>
     let store = Store::open_existing(&store_dir)?;
     // A store holding only directory snapshots (`index --files`) was made
     // from the files on disk: read paths against that directory (as
-    // recorded at indexing time), not the git repository around it.
-    let source = match source {
-        Some(Source::Git { .. }) | None if only_directory_revisions(&store)? => {
-            let recorded = store.revisions()?.into_iter().find_map(|r| r.root);
-            let root = match (&args.repo, recorded) {
-                (Some(repo), _) => repo.clone(),
-                (None, Some(recorded)) => PathBuf::from(recorded),
-                (None, None) => PathBuf::from("."),
-            };
-            Some(Source::open_directory(&root)?)
-        }
-        other => other,
+    // recorded at indexing time), not the git repository around it nor
+    // the directory of the file named (`at p/A.java:3` from the indexed
+    // directory).
+    let source = if only_directory_revisions(&store)? {
+        let recorded = store
+            .revisions()?
+            .into_iter()
+            .find_map(|r| r.root)
+            .map(PathBuf::from)
+            .filter(|root| root.is_dir());
+        let root = match (&args.repo, recorded, &source) {
+            (Some(repo), _, _) => repo.clone(),
+            (None, Some(recorded), _) => recorded,
+            (None, None, Some(source)) => source.root().to_path_buf(),
+            (None, None, None) => PathBuf::from("."),
+        };
+        Some(Source::open_directory(&root)?)
+    } else {
+        source
     };
     Ok(Opened { source, store })
 }

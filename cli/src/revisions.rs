@@ -15,14 +15,17 @@ pub struct RevisionsArgs {
 pub fn run(args: RevisionsArgs) -> Result<()> {
     let opened = open_for_reading(&args.store, None)?;
     for row in opened.store.revisions()? {
-        println!(
-            "{:<48} {:<8} {:>7} files {:>9} elements  {}",
-            row.name,
-            row.kind,
-            row.n_files,
-            row.n_elements,
-            row.branch.as_deref().unwrap_or("")
+        // A commit's branch, or the directory a work tree's files came from.
+        let label = match row.kind.as_str() {
+            "worktree" => row.root.as_deref(),
+            _ => row.branch.as_deref(),
+        }
+        .unwrap_or("");
+        let line = format!(
+            "{:<48} {:<8} {:>7} files {:>9} elements  {label}",
+            row.name, row.kind, row.n_files, row.n_elements,
         );
+        println!("{}", line.trim_end());
     }
     Ok(())
 }

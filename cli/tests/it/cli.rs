@@ -175,3 +175,57 @@ fn directory_store_is_read_from_anywhere_inside_it() {
     .ok();
     assert!(from_subdir.contains("A#m()"), "{from_subdir}");
 }
+
+#[test]
+fn a_plain_directorys_store_is_found_from_inside_it_and_from_above() {
+    // No git repository anywhere: the store is the indexed directory's
+    // `.refscope`, found from its subdirectories, and a path names the
+    // file from where the command runs.
+    let outer = tempfile::tempdir().unwrap();
+    let project = outer.path().join("project");
+    std::fs::create_dir_all(project.join("src/p")).unwrap();
+    std::fs::write(
+        project.join("src/p/A.java"),
+        "package p;\nclass A {\n  void m() {}\n}\n",
+    )
+    .unwrap();
+    run(&project, &["index", "--files", "."]).ok();
+    for (cwd, path) in [
+        (project.clone(), "src/p/A.java:3"),
+        (project.join("src/p"), "A.java:3"),
+        (project.join("src"), "p/A.java:3"),
+        (outer.path().to_path_buf(), "project/src/p/A.java:3"),
+    ] {
+        let at = run(&cwd, &["at", path]).ok();
+        assert!(
+            at.contains("p.A#m()") && at.contains("src/p/A.java:3"),
+            "{path} from {}: {at}",
+            cwd.display()
+        );
+    }
+}
+
+#[test]
+fn rev_worktree_without_a_work_tree_revision_says_how_to_make_one() {
+    let repo = TestRepo::new();
+    repo.commit(&[("src/A.java", "class A {\n  void m() {}\n}\n")], "one");
+    run(repo.path(), &["index"]).ok();
+    let refused = run(repo.path(), &["at", "src/A.java:2", "--rev", "worktree"]).fails_with(1);
+    assert!(
+        refused.contains("no single work-tree revision") && refused.contains("refscope watch"),
+        "{refused}"
+    );
+    assert!(!refused.contains("git rev-parse"), "{refused}");
+}
+
+#[test]
+fn revisions_label_commits_with_their_branch_and_work_trees_with_their_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("A.java"), "class A {}\n").unwrap();
+    run(dir.path(), &["index", "--files", "."]).ok();
+    let listed = run(dir.path(), &["revisions"]).ok();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let line = listed.lines().next().unwrap();
+    assert!(line.starts_with("worktree:"), "{listed}");
+    assert!(line.ends_with(root.to_str().unwrap()), "{line:?}");
+}

@@ -85,6 +85,15 @@ pub enum Error {
         revision: String,
     },
 
+    /// `--rev worktree` names no single work-tree revision.
+    #[error("store {} holds no single work-tree revision for '{revision}'; `refscope watch` indexes the files on disk into it, and `refscope revisions` lists the revisions it holds", store.display())]
+    NoWorkTreeRevision {
+        /// The store directory.
+        store: PathBuf,
+        /// The revision asked for (`worktree` or a prefix of one).
+        revision: String,
+    },
+
     /// A file is not part of the indexed revision.
     #[error(
         "{path} is not a file of revision {revision}; give a repository-relative path of an indexed .java file"

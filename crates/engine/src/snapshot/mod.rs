@@ -85,6 +85,15 @@ impl<'s> Snapshot<'s> {
                 if let Some(row) = store.revision(rev)? {
                     return Ok(row);
                 }
+                // Work-tree revisions are named by the store, not by git.
+                if rev == "worktree" || rev.starts_with("worktree:") {
+                    return store.revision_by_prefix(rev)?.ok_or_else(|| {
+                        Error::NoWorkTreeRevision {
+                            store: store.dir().to_path_buf(),
+                            revision: rev.to_string(),
+                        }
+                    });
+                }
                 if let Some(source @ Source::Git { .. }) = source {
                     match source.commit_id(rev) {
                         Ok(commit) => {
