@@ -19,7 +19,7 @@ use notify::{RecursiveMode, Watcher};
 use crate::error::Error;
 use crate::index::{IndexConfig, IndexSummary, Indexer, Progress};
 use crate::source::{Revision, Source, SourceLimits, WorkTree};
-use burst::{Burst, UNFINISHED_WAIT, git_index_lock};
+use burst::{Burst, UNFINISHED_WAIT, git_index_lock, may_change_files};
 use refscope_store::Store;
 
 mod burst;
@@ -179,21 +179,6 @@ pub fn watch(
     }
 }
 
-/// Whether an event may mean changed files. Reads are not changes: the
-/// watcher's own reads of the tree (every update reads the files it
-/// indexes; a rescan opens every directory) come back as access events,
-/// and following them would rescan and rehash the tree after every save.
-/// A file closed after writing is a change.
-fn may_change_files(event: &notify::Event) -> bool {
-    use notify::EventKind;
-    use notify::event::{AccessKind, AccessMode};
-    match event.kind {
-        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
-        EventKind::Access(_) => event.need_rescan(),
-        _ => true,
-    }
-}
-
 /// Indexes `revision` and reports it; the name of the revision indexed,
 /// or `None` when it failed.
 fn update(
@@ -228,52 +213,5 @@ fn update(
             ControlFlow::Break(()) => ControlFlow::Break(()),
             ControlFlow::Continue(()) => ControlFlow::Continue(None),
         },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use notify::event::{
-        AccessKind, AccessMode, CreateKind, DataChange, EventAttributes, Flag, ModifyKind,
-        RemoveKind,
-    };
-    use notify::{Event, EventKind};
-
-    use super::may_change_files;
-
-    fn event(kind: EventKind) -> Event {
-        Event {
-            kind,
-            paths: vec!["/tree/A.java".into()],
-            attrs: EventAttributes::new(),
-        }
-    }
-
-    #[test]
-    fn reads_are_not_changes_but_writes_and_lost_events_are() {
-        for read in [
-            AccessKind::Open(AccessMode::Read),
-            AccessKind::Open(AccessMode::Any),
-            AccessKind::Read,
-            AccessKind::Close(AccessMode::Read),
-            AccessKind::Any,
-        ] {
-            assert!(
-                !may_change_files(&event(EventKind::Access(read))),
-                "{read:?}"
-            );
-        }
-        for change in [
-            EventKind::Access(AccessKind::Close(AccessMode::Write)),
-            EventKind::Modify(ModifyKind::Data(DataChange::Any)),
-            EventKind::Create(CreateKind::File),
-            EventKind::Remove(RemoveKind::Any),
-            EventKind::Any,
-            EventKind::Other,
-        ] {
-            assert!(may_change_files(&event(change)), "{change:?}");
-        }
-        let lost = event(EventKind::Access(AccessKind::Any)).set_flag(Flag::Rescan);
-        assert!(may_change_files(&lost));
     }
 }

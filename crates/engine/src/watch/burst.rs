@@ -36,7 +36,7 @@ impl Burst {
     /// Adds one event (or the error that says events were lost).
     pub(super) fn take(&mut self, event: notify::Result<Event>) {
         match event {
-            Ok(event) if super::may_change_files(&event) => {
+            Ok(event) if may_change_files(&event) => {
                 self.rescan |= event.need_rescan();
                 if closes_are_reported() {
                     self.follow_writes(&event);
@@ -82,6 +82,19 @@ impl Burst {
     }
 }
 
+/// Whether an event may mean changed files. Reads are not changes: the
+/// watcher's own reads of the tree (every update reads the files it
+/// indexes; a rescan opens every directory) come back as access events,
+/// and following them would rescan and rehash the tree after every save.
+/// A file closed after writing is a change.
+pub(super) fn may_change_files(event: &Event) -> bool {
+    match event.kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+        EventKind::Access(_) => event.need_rescan(),
+        _ => true,
+    }
+}
+
 /// Whether the platform's watcher reports a written file's close (inotify
 /// does; FSEvents and the Windows API do not, and there a write is never
 /// known to be unfinished).
@@ -109,7 +122,7 @@ pub(super) fn git_index_lock(root: &Path) -> Option<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use notify::event::{DataChange, RemoveKind};
+    use notify::event::{DataChange, Flag, RemoveKind};
     use notify::{Event, EventKind};
 
     use super::*;
@@ -184,5 +197,41 @@ mod tests {
             git_index_lock(linked.path()).unwrap(),
             tree.path().join(".git/worktrees/x/index.lock")
         );
+    }
+
+    fn one_path(kind: EventKind) -> Event {
+        Event {
+            kind,
+            paths: vec!["/tree/A.java".into()],
+            attrs: notify::event::EventAttributes::new(),
+        }
+    }
+
+    #[test]
+    fn reads_are_not_changes_but_writes_and_lost_events_are() {
+        for read in [
+            AccessKind::Open(AccessMode::Read),
+            AccessKind::Open(AccessMode::Any),
+            AccessKind::Read,
+            AccessKind::Close(AccessMode::Read),
+            AccessKind::Any,
+        ] {
+            assert!(
+                !may_change_files(&one_path(EventKind::Access(read))),
+                "{read:?}"
+            );
+        }
+        for change in [
+            EventKind::Access(AccessKind::Close(AccessMode::Write)),
+            EventKind::Modify(ModifyKind::Data(DataChange::Any)),
+            EventKind::Create(CreateKind::File),
+            EventKind::Remove(RemoveKind::Any),
+            EventKind::Any,
+            EventKind::Other,
+        ] {
+            assert!(may_change_files(&one_path(change)), "{change:?}");
+        }
+        let lost = one_path(EventKind::Access(AccessKind::Any)).set_flag(Flag::Rescan);
+        assert!(may_change_files(&lost));
     }
 }
