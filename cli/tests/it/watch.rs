@@ -31,10 +31,12 @@ public class Shop {
 }
 ";
 
-/// A running `refscope watch` with its update lines.
+/// A running `refscope watch` with its update lines, and what it said on
+/// standard error (for failure messages).
 struct Watching {
     child: Child,
     lines: Receiver<String>,
+    errors: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Watching {
@@ -48,9 +50,18 @@ impl Watching {
             ])
             .args(["--jobs", "2"])
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        let errors = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let stderr = child.stderr.take().unwrap();
+        let collected = errors.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                collected.lock().unwrap().push(line);
+            }
+        });
         let stdout = child.stdout.take().unwrap();
         let (sender, lines) = channel();
         std::thread::spawn(move || {
@@ -61,7 +72,16 @@ impl Watching {
                 }
             }
         });
-        Self { child, lines }
+        Self {
+            child,
+            lines,
+            errors,
+        }
+    }
+
+    /// What the watcher printed on standard error so far.
+    fn errors(&self) -> String {
+        self.errors.lock().unwrap().join("\n")
     }
 
     /// The next update line.
@@ -213,7 +233,8 @@ fn watch_follows_saves_creates_deletes_renames_and_branch_switches() {
     let update_back = watching.next_update("switching back");
     assert!(
         update_back.contains("2 files changed"),
-        "{update} then {update_back}"
+        "{update} then {update_back}; standard error:\n{}",
+        watching.errors()
     );
     assert_eq!(
         export_worktree(repo.path(), store.path()),

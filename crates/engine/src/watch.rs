@@ -2,9 +2,10 @@
 //!
 //! File system events (notify) are gathered until the directory has been
 //! quiet for a moment (editors save in bursts: a temporary file, a rename)
-//! and no write is visibly unfinished (see [`burst`]), then only the paths they name are read again, and their changes are
-//! indexed as a work-tree revision layered over the previous one: a body
-//! edit parses and resolves one file, whatever the size of the tree. Each
+//! and no write is visibly unfinished (see [`burst`]), then only the paths
+//! they name are read again, and their changes are indexed as a work-tree
+//! revision layered over the previous one: a body edit parses and resolves
+//! one file, whatever the size of the tree. Each
 //! update commits in one transaction that also removes the previous
 //! work-tree revision, so readers see the last complete state and never a
 //! half-written one.
@@ -19,7 +20,7 @@ use notify::{RecursiveMode, Watcher};
 use crate::error::Error;
 use crate::index::{IndexConfig, IndexSummary, Indexer, Progress};
 use crate::source::{Revision, Source, SourceLimits, WorkTree};
-use burst::{Burst, UNFINISHED_WAIT, git_index_lock, may_change_files};
+use burst::{Burst, git_index_lock, may_change_files};
 use refscope_store::Store;
 
 mod burst;
@@ -131,8 +132,8 @@ pub fn watch(
                     last_event = Instant::now();
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    if burst.unfinished(git_lock.as_deref())
-                        && last_event.elapsed() < UNFINISHED_WAIT
+                    if let Some(wait) = burst.unfinished(git_lock.as_deref())
+                        && last_event.elapsed() < wait
                     {
                         continue;
                     }

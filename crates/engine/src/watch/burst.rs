@@ -4,9 +4,9 @@
 //! and nothing is visibly still writing: no Java file that was written to
 //! is still open (inotify reports closes, so this is known on Linux), and
 //! no git operation holds the repository's index lock (a checkout writes
-//! its files under it). Either wait is bounded by [`UNFINISHED_WAIT`] after
-//! the last event, so a file held open for good or a stale lock left by a
-//! crashed git delays updates but never stops them. This is what lets the
+//! its files under it). Each wait is bounded after the last event
+//! ([`OPEN_FILE_WAIT`], [`GIT_LOCK_WAIT`]), so a file held open for good or
+//! a stale lock left by a crashed git delays updates but never stops them. This is what lets the
 //! quiet period be short: a save that pauses halfway, or a branch switch
 //! on a loaded machine, still becomes one update.
 
@@ -17,9 +17,15 @@ use std::time::Duration;
 use notify::event::{AccessKind, AccessMode, CreateKind, ModifyKind, RenameMode};
 use notify::{Event, EventKind};
 
-/// The longest an update waits after the last event for a file to be
-/// closed or for git's index lock to go.
-pub(super) const UNFINISHED_WAIT: Duration = Duration::from_secs(2);
+/// The longest an update waits after the last event for a Java file
+/// written to be closed.
+pub(super) const OPEN_FILE_WAIT: Duration = Duration::from_secs(2);
+
+/// The longest an update waits after the last event for git's index lock
+/// to go: longer, as a git operation on a busy machine may pause between
+/// files for seconds, and a lock left behind by a crashed git stops git
+/// itself until someone removes it.
+pub(super) const GIT_LOCK_WAIT: Duration = Duration::from_secs(10);
 
 /// The events of one burst.
 #[derive(Debug, Default)]
@@ -75,10 +81,17 @@ impl Burst {
         }
     }
 
-    /// Whether something is visibly still being written: a Java file left
-    /// open after a write, or git's index lock (`git_lock`) present.
-    pub(super) fn unfinished(&self, git_lock: Option<&Path>) -> bool {
-        !self.open_for_writing.is_empty() || git_lock.is_some_and(Path::exists)
+    /// How long after the last event the update may wait for what is
+    /// visibly still being written: git's index lock (`git_lock`) present,
+    /// or a Java file left open after a write; `None` when nothing is.
+    pub(super) fn unfinished(&self, git_lock: Option<&Path>) -> Option<Duration> {
+        if git_lock.is_some_and(Path::exists) {
+            Some(GIT_LOCK_WAIT)
+        } else if !self.open_for_writing.is_empty() {
+            Some(OPEN_FILE_WAIT)
+        } else {
+            None
+        }
     }
 }
 
@@ -146,13 +159,13 @@ mod tests {
         let mut burst = Burst::default();
         burst.take(event(EventKind::Create(CreateKind::File), &["/t/A.java"]));
         burst.take(event(WRITTEN, &["/t/A.java"]));
-        assert!(burst.unfinished(None));
+        assert_eq!(burst.unfinished(None), Some(OPEN_FILE_WAIT));
         burst.take(event(CLOSED, &["/t/A.java"]));
-        assert!(!burst.unfinished(None));
+        assert_eq!(burst.unfinished(None), None);
 
         // Other files written and left open do not hold an update back.
         burst.take(event(WRITTEN, &["/t/build.log"]));
-        assert!(!burst.unfinished(None));
+        assert_eq!(burst.unfinished(None), None);
 
         // Renamed while open, then closed under the new name.
         burst.take(event(WRITTEN, &["/t/B.java"]));
@@ -160,14 +173,14 @@ mod tests {
             EventKind::Modify(ModifyKind::Name(RenameMode::Both)),
             &["/t/B.java", "/t/C.java"],
         ));
-        assert!(burst.unfinished(None));
+        assert_eq!(burst.unfinished(None), Some(OPEN_FILE_WAIT));
         burst.take(event(CLOSED, &["/t/C.java"]));
-        assert!(!burst.unfinished(None));
+        assert_eq!(burst.unfinished(None), None);
 
         // Removed while open.
         burst.take(event(WRITTEN, &["/t/D.java"]));
         burst.take(event(EventKind::Remove(RemoveKind::File), &["/t/D.java"]));
-        assert!(!burst.unfinished(None));
+        assert_eq!(burst.unfinished(None), None);
         assert_eq!(burst.paths.len(), 10);
     }
 
@@ -179,9 +192,9 @@ mod tests {
         let lock = git_index_lock(&tree.path().join("src/main")).unwrap();
         assert_eq!(lock, tree.path().join(".git/index.lock"));
         let burst = Burst::default();
-        assert!(!burst.unfinished(Some(&lock)));
+        assert_eq!(burst.unfinished(Some(&lock)), None);
         std::fs::write(&lock, "").unwrap();
-        assert!(burst.unfinished(Some(&lock)));
+        assert_eq!(burst.unfinished(Some(&lock)), Some(GIT_LOCK_WAIT));
 
         // A linked work tree names its git directory in a `.git` file.
         let linked = tempfile::tempdir().unwrap();
