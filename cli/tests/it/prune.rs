@@ -257,3 +257,44 @@ fn prune_needs_a_rule_and_a_date_it_can_read() {
     let none = run(repo.path(), &["prune", "--before", "2000-01-01"]).ok();
     assert!(none.contains("0 revisions removed, 1 remain"), "{none}");
 }
+
+#[test]
+fn a_version_stored_as_a_delta_outlives_the_revision_of_its_base() {
+    let repo = TestRepo::new();
+    let store_dir = tempfile::tempdir().unwrap();
+    let store = store_dir.path().to_str().unwrap();
+    let price = class("Price", "return n;");
+    let first = repo.commit(
+        &[("src/p/Price.java", &price), ("src/p/Big.java", &big(1))],
+        "big",
+    );
+    // Big.java's second version is stored over the first's record.
+    let second = repo.commit(&[("src/p/Big.java", &big(2))], "big again");
+    run(repo.path(), &["index", "--rev", &first, "--store", store]).ok();
+    run(repo.path(), &["index", "--rev", &second, "--store", store]).ok();
+    let before = export_revision(repo.path(), store_dir.path(), &second);
+    let report = json(
+        &run(
+            repo.path(),
+            &["prune", "--keep", "1", "--json", "--store", store],
+        )
+        .ok(),
+    );
+    assert_eq!(report["removed"][0], first.as_str(), "{report}");
+    assert_eq!(report["collected"]["blobs"], 1, "{report}");
+    // The first version's record stays (nothing of the pack is dead: the
+    // second version is made over it, and the second revision's layers
+    // over the first's).
+    assert_eq!(report["collected"]["pack_dead_bytes"], 0, "{report}");
+    assert_eq!(
+        export_revision(repo.path(), store_dir.path(), &second),
+        before
+    );
+    // And a third version is stored over the second.
+    let third = repo.commit(&[("src/p/Big.java", &big(3))], "big once more");
+    run(repo.path(), &["index", "--rev", &third, "--store", store]).ok();
+    assert_eq!(
+        export_revision(repo.path(), store_dir.path(), &third),
+        export_from_scratch(repo.path(), &third)
+    );
+}

@@ -9,7 +9,8 @@ use crate::codec::Damaged;
 use crate::error::Error;
 use crate::layers::{BulkLayer, Layer, LayerBuilder, LayerKind, MAX_DEPTH};
 use crate::merge::merge;
-use crate::pack::{PackLocation, PackReader, PackWriter};
+use crate::pack::{PackLocation, PackReader};
+use crate::pack_writer::PackWriter;
 
 /// The pack section kind of a layer of `kind`.
 fn section_kind(kind: LayerKind) -> u32 {

@@ -30,6 +30,7 @@ mod blobs;
 mod bulk;
 mod chain;
 mod codec;
+mod delta;
 mod error;
 mod journal;
 mod layers;
@@ -39,6 +40,7 @@ mod merge;
 mod names;
 mod open;
 mod pack;
+mod pack_writer;
 mod prune;
 mod references;
 mod revisions;
@@ -52,6 +54,7 @@ mod writeback;
 pub use blob::BlobId;
 pub use blobs::BlobStats;
 pub use chain::{LayerChain, write_full_layer};
+pub use delta::MAX_DELTA_DEPTH;
 pub use error::Error;
 pub use journal::Journal;
 pub use layers::{BulkLayer, LayerBuilder, LayerKind, MAX_DEPTH};
@@ -59,7 +62,8 @@ pub use links::{Links, SortedLinks};
 pub use lock::WriteLock;
 pub use names::{BadNames, decode_names, encode_names};
 pub use open::Store;
-pub use pack::{EncodedFacts, PackLocation, PackReader, PackWriter, encode_facts};
+pub use pack::{DeltaBase, EncodedFacts, PackLocation, PackReader, encode_facts};
+pub use pack_writer::PackWriter;
 pub use prune::Removed;
 pub use references::ElementKey;
 pub use revisions::{NewRevision, RevisionRow, RevisionTotals, TreeReader};
@@ -71,9 +75,9 @@ pub use units::{ElementIndex, NewUnit, UnitWriter};
 pub use writeback::Writeback;
 
 /// The store format this build reads and writes. Bump it whenever the
-/// schema, the archived facts or the digests (`refscope_syntax::digest`)
-/// change.
-pub const FORMAT_VERSION: u32 = 12;
+/// schema, the pack's records, the archived facts or the digests
+/// (`refscope_syntax::digest`) change.
+pub const FORMAT_VERSION: u32 = 13;
 
 const SCHEMA: &str = include_str!("schema.sql");
 const DB_FILE: &str = "refscope.sqlite";

@@ -118,10 +118,12 @@ impl Store {
         )
         .map_err(sql)?;
 
-        // What the pack must keep: the remaining blobs' records and every
-        // layer of the remaining revisions' chains (a chain may run
-        // through layers a removed revision wrote).
+        // What the pack must keep: the remaining blobs' records, the
+        // records they are stored as deltas over (a removed version's, it
+        // may be), and every layer of the remaining revisions' chains (a
+        // chain may run through layers a removed revision wrote).
         let mut live: Vec<Range<u64>> = Vec::new();
+        let pack = Arc::new(PackReader::open(&self.pack_path())?);
         {
             let mut statement = tx
                 .prepare("SELECT pack_offset, pack_len FROM blobs")
@@ -131,14 +133,15 @@ impl Store {
                 .map_err(sql)?;
             for row in rows {
                 let (offset, len) = row.map_err(sql)?;
-                live.push(extent(PackLocation {
+                let record = PackLocation {
                     offset: offset as u64,
                     len: len as u64,
                     declarations_len: 0,
-                }));
+                };
+                live.push(extent(record));
+                live.extend(pack.delta_bases(record)?.into_iter().map(extent));
             }
         }
-        let pack = Arc::new(PackReader::open(&self.pack_path())?);
         let mut tops = HashSet::new();
         for revision in &remaining {
             for (kind, top) in [

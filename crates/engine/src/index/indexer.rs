@@ -422,6 +422,7 @@ impl Run<'_> {
             self.source,
             self.revision,
             files,
+            &HashMap::new(),
             &mut blobs,
             progress,
         )?;
@@ -514,6 +515,16 @@ impl Run<'_> {
                 .map(|f| &f.blob_id)
                 .chain(before.values().map(|(blob, _)| blob)),
         )?;
+        // A changed file's new version is stored over its previous one.
+        let bases: HashMap<BlobId, PackLocation> = changes
+            .changed
+            .iter()
+            .filter_map(|file| {
+                let (before, _) = before.get(&file.path)?;
+                let at = blobs.get(before)?.location?;
+                Some((file.blob_id, at))
+            })
+            .collect();
         let Parsed {
             n_parsed,
             skipped_blobs,
@@ -524,6 +535,7 @@ impl Run<'_> {
             self.source,
             self.revision,
             &changes.changed,
+            &bases,
             &mut blobs,
             progress,
         )?;

@@ -6,7 +6,8 @@
 use std::collections::HashMap;
 
 use refscope_store::{
-    BlobId, BlobStats, EncodedFacts, IndexTransaction, PackWriter, Store, encode_facts,
+    BlobId, BlobStats, EncodedFacts, IndexTransaction, PackLocation, PackReader, PackWriter, Store,
+    encode_facts,
 };
 use refscope_syntax::extract;
 
@@ -43,7 +44,9 @@ pub(super) struct Parsed {
 }
 
 /// Parses the blobs of `files` (of `revision`) not in `blobs` yet, adding
-/// each to the pack, to the store's blob rows and to `blobs`.
+/// each to the pack, to the store's blob rows and to `blobs`. A blob in
+/// `bases` (the new version of a file whose previous version is there) is
+/// stored as a delta over that record when it pays.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn parse_new_blobs(
     pool: &rayon::ThreadPool,
@@ -52,6 +55,7 @@ pub(super) fn parse_new_blobs(
     source: &Source,
     revision: &Revision,
     files: &[SourceFile],
+    bases: &HashMap<BlobId, PackLocation>,
     blobs: &mut HashMap<BlobId, BlobStats>,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Parsed, Error> {
@@ -69,6 +73,11 @@ pub(super) fn parse_new_blobs(
     });
     let mut skipped_blobs: HashMap<BlobId, String> = HashMap::new();
     let mut pack = PackWriter::open(&store.pack_path(), store.committed_pack_len()?)?;
+    // The committed records deltas are made over.
+    let committed = match bases.is_empty() {
+        true => None,
+        false => Some(PackReader::open(&store.pack_path())?),
+    };
     let reader_spec = source.reader_spec();
     let verify_content = revision.kind == RevisionKind::WorkTree;
     let prefetched = revision.prefetched.as_deref();
@@ -100,7 +109,13 @@ pub(super) fn parse_new_blobs(
                     payload,
                     mut stats,
                 } => {
-                    let location = pack.append(&blob_id, &payload)?;
+                    let base = bases.get(&blob_id).zip(committed.as_ref());
+                    let location = match base {
+                        Some((&at, committed)) => {
+                            pack.append_over(&blob_id, &payload, &committed.delta_base(at)?)?
+                        }
+                        None => pack.append(&blob_id, &payload)?,
+                    };
                     stats.location = Some(location);
                     tx.insert_blob(&blob_id, &stats)?;
                     blobs.insert(blob_id, stats);
