@@ -62,7 +62,7 @@ pub use links::{Links, SortedLinks};
 pub use lock::WriteLock;
 pub use names::{BadNames, decode_names, encode_names};
 pub use open::Store;
-pub use pack::{DeltaBase, EncodedFacts, PackLocation, PackReader, encode_facts};
+pub use pack::{DeltaFrame, EncodedFacts, PackLocation, PackReader, encode_facts};
 pub use pack_writer::PackWriter;
 pub use prune::Removed;
 pub use references::ElementKey;

@@ -622,25 +622,34 @@ impl PackReader {
     }
 }
 
-/// A record a new version of a file may be stored over: its payload as
-/// stored once decompressed, and how long its own chain is.
-pub struct DeltaBase {
-    pub(crate) at: PackLocation,
-    pub(crate) payload: Vec<u8>,
-    pub(crate) depth: u32,
+/// A file's new facts compressed over an earlier record (see `delta.rs`),
+/// made where the file was parsed, for [`PackWriter::append_delta`](crate::PackWriter::append_delta).
+pub struct DeltaFrame {
+    pub(crate) base_offset: u64,
+    pub(crate) frame: Vec<u8>,
 }
 
 /// Delta records (see `delta.rs`): their chains, read through any record.
 impl PackReader {
-    /// The record at `at` as a base for a delta: its payload, decompressed
-    /// if it is a delta itself.
-    pub fn delta_base(&self, at: PackLocation) -> Result<DeltaBase, Error> {
-        let (payload, depth) = self.raw_payload(at.offset, 0)?;
-        Ok(DeltaBase {
-            at,
-            payload: payload.into_owned(),
-            depth,
-        })
+    /// `encoded` compressed over the record at `base` (a previous version
+    /// of the same file), when that pays: the chain under it stays within
+    /// [`MAX_DELTA_DEPTH`](crate::MAX_DELTA_DEPTH) and the frame is at most
+    /// half the payload. `None`: store it as a full record.
+    pub fn delta_over(
+        &self,
+        base: PackLocation,
+        encoded: &EncodedFacts,
+    ) -> Result<Option<DeltaFrame>, Error> {
+        let (payload, depth) = self.raw_payload(base.offset, 0)?;
+        if depth >= delta::MAX_DELTA_DEPTH {
+            return Ok(None);
+        }
+        Ok(
+            delta::compress(&payload, encoded.bytes()).map(|frame| DeltaFrame {
+                base_offset: base.offset,
+                frame,
+            }),
+        )
     }
 
     /// The payload of the delta record at `at`, decompressed and aligned;

@@ -6,9 +6,11 @@ use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::blob::BlobId;
-use crate::delta::{self, MAX_DELTA_DEPTH};
+use crate::delta;
 use crate::error::Error;
-use crate::pack::{ALIGN, DeltaBase, EncodedFacts, HEADER_LEN, MAGIC, PackLocation, SECTION_MAGIC};
+use crate::pack::{
+    ALIGN, DeltaFrame, EncodedFacts, HEADER_LEN, MAGIC, PackLocation, SECTION_MAGIC,
+};
 
 /// Appends records to the pack.
 pub struct PackWriter {
@@ -76,33 +78,26 @@ impl PackWriter {
         })
     }
 
-    /// Appends `encoded` compressed over `base` when that pays (the chain
-    /// stays within [`MAX_DELTA_DEPTH`] and the frame is at most half the
-    /// payload: see `delta.rs`), else as a full record; where it is.
-    pub fn append_over(
+    /// Appends `encoded` as the delta `delta` made of it
+    /// ([`PackReader::delta_over`](crate::PackReader::delta_over)); where
+    /// it is.
+    pub fn append_delta(
         &mut self,
         blob_id: &BlobId,
         encoded: &EncodedFacts,
-        base: &DeltaBase,
+        delta: &DeltaFrame,
     ) -> Result<PackLocation, Error> {
-        let payload = encoded.bytes();
-        let frame = (base.depth < MAX_DELTA_DEPTH)
-            .then(|| delta::compress(&base.payload, payload))
-            .flatten();
-        let Some(frame) = frame else {
-            return self.append(blob_id, encoded);
-        };
         let header = delta::header(
             blob_id,
-            &frame,
-            payload.len(),
+            &delta.frame,
+            encoded.bytes().len(),
             encoded.declarations_len(),
-            base.at.offset,
+            delta.base_offset,
         );
-        let offset = self.write_record(&header, &frame)?;
+        let offset = self.write_record(&header, &delta.frame)?;
         Ok(PackLocation {
             offset,
-            len: frame.len() as u64,
+            len: delta.frame.len() as u64,
             declarations_len: encoded.declarations_len() as u64,
         })
     }
@@ -158,6 +153,7 @@ impl PackWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::delta::MAX_DELTA_DEPTH;
     use crate::pack::{PackReader, body_start, encode_facts};
     use refscope_syntax::facts::FileFacts;
 
@@ -264,12 +260,15 @@ mod tests {
             let facts = refscope_syntax::extract(text.as_bytes());
             let blob_id = BlobId::of_bytes(text.as_bytes());
             let encoded = encode_facts(facts, text.len());
-            let base = out
-                .last()
-                .map(|&(_, at)| PackReader::open(path).unwrap().delta_base(at).unwrap());
+            let delta = out.last().and_then(|&(_, at)| {
+                PackReader::open(path)
+                    .unwrap()
+                    .delta_over(at, &encoded)
+                    .unwrap()
+            });
             let mut writer = PackWriter::open(path, committed).unwrap();
-            let at = match &base {
-                Some(base) => writer.append_over(&blob_id, &encoded, base).unwrap(),
+            let at = match &delta {
+                Some(delta) => writer.append_delta(&blob_id, &encoded, delta).unwrap(),
                 None => writer.append(&blob_id, &encoded).unwrap(),
             };
             committed = writer.finish().unwrap();

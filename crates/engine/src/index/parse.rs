@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use refscope_store::{
-    BlobId, BlobStats, EncodedFacts, IndexTransaction, PackLocation, PackReader, PackWriter, Store,
-    encode_facts,
+    BlobId, BlobStats, DeltaFrame, EncodedFacts, IndexTransaction, PackLocation, PackReader,
+    PackWriter, Store, encode_facts,
 };
 use refscope_syntax::extract;
 
@@ -27,6 +27,9 @@ enum ParsedBlob {
     Facts {
         blob_id: BlobId,
         payload: EncodedFacts,
+        /// The payload compressed over the file's previous version, when
+        /// that pays (made on the worker: the writer only writes).
+        delta: Option<DeltaFrame>,
         stats: BlobStats,
     },
     Skipped {
@@ -91,29 +94,38 @@ pub(super) fn parse_new_blobs(
         || reader_spec.open(),
         |reader, at| {
             let file = new_files[at];
-            if let Some(bytes) = prefetched.and_then(|p| p.take(&file.blob_id)) {
-                return parse_bytes(file, bytes);
-            }
-            match reader {
-                Ok(reader) => parse_blob(reader, file, verify_content),
-                Err(e) => ParsedBlob::Skipped {
+            let mut parsed = match (prefetched.and_then(|p| p.take(&file.blob_id)), reader) {
+                (Some(bytes), _) => parse_bytes(file, bytes),
+                (None, Ok(reader)) => parse_blob(reader, file, verify_content),
+                (None, Err(e)) => ParsedBlob::Skipped {
                     blob_id: file.blob_id,
                     reason: e.to_string(),
                 },
+            };
+            if let ParsedBlob::Facts {
+                blob_id,
+                payload,
+                delta,
+                ..
+            } = &mut parsed
+                && let (Some(&base), Some(committed)) = (bases.get(blob_id), &committed)
+            {
+                // A base that cannot be read leaves a full record, which
+                // is always right; the base's own revision reports it.
+                *delta = committed.delta_over(base, payload).ok().flatten();
             }
+            parsed
         },
         |_, parsed| {
             match parsed {
                 ParsedBlob::Facts {
                     blob_id,
                     payload,
+                    delta,
                     mut stats,
                 } => {
-                    let base = bases.get(&blob_id).zip(committed.as_ref());
-                    let location = match base {
-                        Some((&at, committed)) => {
-                            pack.append_over(&blob_id, &payload, &committed.delta_base(at)?)?
-                        }
+                    let location = match &delta {
+                        Some(delta) => pack.append_delta(&blob_id, &payload, delta)?,
                         None => pack.append(&blob_id, &payload)?,
                     };
                     stats.location = Some(location);
@@ -185,6 +197,7 @@ fn parse_bytes(file: &SourceFile, bytes: Vec<u8>) -> ParsedBlob {
     ParsedBlob::Facts {
         blob_id: file.blob_id,
         payload: encode_facts(facts, bytes.len()),
+        delta: None,
         stats,
     }
 }
