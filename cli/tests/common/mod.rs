@@ -251,3 +251,35 @@ pub fn index_files_into(project: &Path, store: &Path) {
     )
     .ok();
 }
+
+/// Runs `git ARGS` in `repo` (the git command, as a user would: checkouts
+/// and commits that a watcher sees), quietly; panics if it fails.
+pub fn git(repo: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(args)
+        .current_dir(repo)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+/// Two classes of package `p`: `Stock#take(String, int)` and a `Shop`
+/// whose `order(Stock)` calls it; the tests' smallest repository.
+pub const STOCK: &str = "package p;
+public class Stock {
+    public int take(String item, int n) {
+        return n;
+    }
+}
+";
+
+/// See [`STOCK`].
+pub const SHOP: &str = "package p;
+public class Shop {
+    int order(Stock stock) {
+        return stock.take(\"tea\", 1);
+    }
+}
+";

@@ -2,26 +2,7 @@
 //! diff a branch from where it left its base, so what the base gained
 //! since does not show as the branch taking it out.
 
-use std::path::Path;
-use std::process::Stdio;
-
-use crate::common::{TestRepo, run};
-
-const STOCK: &str = "package p;
-public class Stock {
-    public int take(String item, int n) {
-        return n;
-    }
-}
-";
-
-const SHOP: &str = "package p;
-public class Shop {
-    int order(Stock stock) {
-        return stock.take(\"tea\", 1);
-    }
-}
-";
+use crate::common::{SHOP, STOCK, TestRepo, git, run};
 
 const LEDGER: &str = "package p;
 public class Ledger {
@@ -30,17 +11,6 @@ public class Ledger {
     }
 }
 ";
-
-fn git(repo: &Path, args: &[&str]) {
-    let status = std::process::Command::new("git")
-        .args(args)
-        .current_dir(repo)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success(), "git {args:?}");
-}
 
 /// `main` and `feature` made off it at the returned commit; `main` then
 /// gained `Ledger` and a changed `Stock#take`, `feature` changed

@@ -9,27 +9,11 @@ use std::process::{Child, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
-use crate::common::{TestRepo, refscope, run};
+use crate::common::{SHOP, STOCK, TestRepo, git, refscope, run};
 
 /// Only guards against a hang (an update that never comes); it bounds
 /// nothing about speed.
 const HANG_GUARD: Duration = Duration::from_secs(300);
-
-const STOCK: &str = "package p;
-public class Stock {
-    public int take(String item, int n) {
-        return n;
-    }
-}
-";
-
-const SHOP: &str = "package p;
-public class Shop {
-    int order(Stock stock) {
-        return stock.take(\"tea\", 1);
-    }
-}
-";
 
 /// A running `refscope watch` with its update lines, and what it said on
 /// standard error (for failure messages).
@@ -124,19 +108,9 @@ fn export_files_from_scratch(repo: &Path) -> String {
     export_worktree(repo, store.path())
 }
 
-fn git(repo: &Path, args: &[&str]) {
-    let status = std::process::Command::new("git")
-        .args(args)
-        .current_dir(repo)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success(), "git {args:?}");
-}
-
-#[test]
-fn watch_follows_saves_creates_deletes_renames_and_branch_switches() {
+/// A repository of [`STOCK`] and [`SHOP`] under `refscope watch` with a
+/// fresh store, and the watcher's first update.
+fn watching_stock_and_shop() -> (TestRepo, tempfile::TempDir, Watching, String) {
     let repo = TestRepo::new();
     repo.commit(
         &[("src/p/Stock.java", STOCK), ("src/p/Shop.java", SHOP)],
@@ -145,6 +119,12 @@ fn watch_follows_saves_creates_deletes_renames_and_branch_switches() {
     let store = tempfile::tempdir().unwrap();
     let watching = Watching::start(repo.path(), store.path());
     let first = watching.next_update("starting");
+    (repo, store, watching, first)
+}
+
+#[test]
+fn watch_follows_saves_creates_deletes_renames_and_branch_switches() {
+    let (repo, store, watching, first) = watching_stock_and_shop();
     assert!(
         first.contains("2 files changed, 2 parsed, 2 resolved"),
         "{first}"
@@ -258,14 +238,7 @@ const PAUSE: Duration = Duration::from_millis(300);
 fn a_write_left_open_and_a_git_operation_each_wait_to_become_one_update() {
     use std::io::Write;
 
-    let repo = TestRepo::new();
-    repo.commit(
-        &[("src/p/Stock.java", STOCK), ("src/p/Shop.java", SHOP)],
-        "stock and shop",
-    );
-    let store = tempfile::tempdir().unwrap();
-    let watching = Watching::start(repo.path(), store.path());
-    watching.next_update("starting");
+    let (repo, store, watching, _) = watching_stock_and_shop();
     let src = repo.path().join("src/p");
 
     // Saved in place in two writes with a pause between them, as an editor
