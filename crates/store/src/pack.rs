@@ -20,6 +20,10 @@
 //! and line count, all that signatures and the type universe read
 //! ([`PackReader::declarations`]), and is read, checked and validated
 //! without the rest; the body part holds the reference sites and the rest.
+//! A file that a commit changed may instead have a delta record (magic
+//! `RSD1`, see `delta.rs`): the same payload, compressed over the record of
+//! its previous version, and decompressed whole when read. Layers are
+//! sections (magic `RSS1`, [`PackReader::section`]).
 //!
 //! Offsets and lengths live in SQLite; bytes past the last committed record
 //! (left by a run that died before committing) are cut off by the next
@@ -109,7 +113,7 @@ fn join(declarations: DeclarationsPart, body: BodyPart) -> FileFacts {
     }
 }
 
-/// A record's payload ([`encode_facts`]), ready for [`PackWriter::append`].
+/// A record's payload ([`encode_facts`]), ready for [`PackWriter::append`](crate::PackWriter::append).
 pub struct EncodedFacts {
     bytes: rkyv::util::AlignedVec,
     declarations_len: usize,
@@ -455,7 +459,7 @@ impl PackReader {
     }
 
     /// The payload of the section of `kind` at `at` (see
-    /// [`PackWriter::append_section`]), checked against its header and
+    /// [`PackWriter::append_section`](crate::PackWriter::append_section)), checked against its header and
     /// checksum; `what` names it in errors. Borrowed from the map when the
     /// pack is mapped.
     pub fn section(
