@@ -19,6 +19,7 @@
 pub mod digest;
 pub mod extract;
 pub mod facts;
+pub mod mentions;
 
 pub use digest::Digest128;
 pub use extract::{extract, parse_only, tree_sitter_on_mimalloc};
