@@ -1,6 +1,8 @@
 //! Which files a commit indexed over its parent resolves again, for each
 //! shape of commit: exactly the dirty set — the changed files, and the
-//! files whose recorded lookups touch a name whose declaration changed.
+//! files whose recorded lookups touch a name whose declaration changed
+//! (when only a class's members changed, those of them that spell a
+//! changed member's name).
 //! Every expected set below is derived by hand from the sources, and
 //! every revision must export what a from-scratch index exports.
 
@@ -89,6 +91,19 @@ public class List<T> {
 }
 ";
 
+/// An interface whose method a lambda implements without naming it.
+const JOB: &str = "package q;
+public interface Job {
+    int run();
+}
+";
+
+const WORKER: &str = "package q;
+class Worker {
+    Job job = () -> 1;
+}
+";
+
 /// What `index --json` says of one revision: its parent and dirty set.
 fn index_json(repo: &TestRepo, store: &str, rev: &str) -> serde_json::Value {
     let out = run(
@@ -121,12 +136,14 @@ fn each_commit_shape_resolves_exactly_its_dirty_set() {
             ("src/q/Audit.java", AUDIT),
             ("src/q/Util.java", UTIL),
             ("src/q/Plain.java", PLAIN),
+            ("src/q/Job.java", JOB),
+            ("src/q/Worker.java", WORKER),
         ],
-        "six files",
+        "eight files",
     );
     let first = index_json(&repo, store, &base);
     assert_eq!(first["dirty"], serde_json::Value::Null, "{first}");
-    assert_eq!(first["resolved"], 6, "{first}");
+    assert_eq!(first["resolved"], 8, "{first}");
     // What each file looked up, as `dependents` reads it from the units:
     // only Audit tried q.List (through its on-demand import); p.Stock was
     // named by Shop and Audit, and declared by Stock itself.
@@ -145,8 +162,18 @@ fn each_commit_shape_resolves_exactly_its_dirty_set() {
     assert_eq!(dependents("q.Nothing"), "");
 
     let stock_long_body = STOCK.replace("return n;", "int asked = n;\n        return asked;");
+    // A member appended: no other member's signature ordinal moves.
+    let stock_with_count = format!(
+        "{}    public int count;\n}}\n",
+        stock_long_body.trim_end().strip_suffix('}').unwrap()
+    );
     let stock_new_signature =
-        stock_long_body.replace("left(String item)", "left(CharSequence item)");
+        stock_with_count.replace("left(String item)", "left(CharSequence item)");
+    let stock_serializable = stock_new_signature.replace(
+        "public class Stock {",
+        "public class Stock implements java.io.Serializable {",
+    );
+    let job_renamed = JOB.replace("run()", "go()");
     let list_in_r = LIST.replace("package q;", "package r;");
     let shapes: Vec<(&str, Vec<Change<'_>>, Vec<&str>)> = vec![
         (
@@ -156,11 +183,33 @@ fn each_commit_shape_resolves_exactly_its_dirty_set() {
             vec!["src/p/Stock.java"],
         ),
         (
-            // p.Stock's signature changes: Shop (field and call) and Audit
-            // (import, parameter) looked it up; Clock, Util, Plain did not.
+            // p.Stock gains a field no file names: Shop and Audit looked
+            // p.Stock up, but neither spells `count`.
+            "member added that no file names",
+            vec![Change::write("src/p/Stock.java", &stock_with_count)],
+            vec!["src/p/Stock.java"],
+        ),
+        (
+            // Only Stock.left changes: Audit calls it; Shop looked p.Stock
+            // up too, but only calls `take`.
             "signature change",
             vec![Change::write("src/p/Stock.java", &stock_new_signature)],
+            vec!["src/p/Stock.java", "src/q/Audit.java"],
+        ),
+        (
+            // p.Stock's supertypes change: every file that looked it up
+            // (Shop: field and call; Audit: import, parameter), whatever
+            // it names; Clock, Util, Plain did not look it up.
+            "supertypes change",
+            vec![Change::write("src/p/Stock.java", &stock_serializable)],
             vec!["src/p/Shop.java", "src/p/Stock.java", "src/q/Audit.java"],
+        ),
+        (
+            // An interface's method is renamed: Worker's lambda implements
+            // it without spelling either name.
+            "interface method renamed",
+            vec![Change::write("src/q/Job.java", &job_renamed)],
+            vec!["src/q/Job.java", "src/q/Worker.java"],
         ),
         (
             // q.List now exists: Audit looked it up (and fell through to

@@ -11,7 +11,7 @@
 //! changes. Then the dirty files are resolved and stored; every other file
 //! keeps its parent's unit without being looked at.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -22,11 +22,13 @@ use refscope_store::{
 };
 use refscope_symbols::lookups::LookupLog;
 use refscope_syntax::facts::FileFacts;
+use refscope_syntax::mentions::mentions_any;
 
 use super::libraries::Libraries;
 use super::report::Progress;
 use super::write::finish_links;
 use crate::error::Error;
+use crate::symtab::reach::Reach;
 use crate::symtab::stored::{KeyEntry, StoredTable};
 use crate::symtab::{
     FileSymbols, RevisionMemos, declared_keys, file_symbols, in_file, resolve_file,
@@ -180,8 +182,9 @@ pub(super) fn index_layered(
     let mut readers = Readers {
         table: &table,
         lookups: &parent_lookups,
+        reader,
         deps: HashMap::new(),
-        announced: HashSet::new(),
+        announced: HashMap::new(),
     };
     // Keys to compare with what they were: first those whose declaring
     // paths change (a class added, removed, renamed or moved), then those
@@ -247,7 +250,7 @@ pub(super) fn index_layered(
                 None => table.parent_key_entry(&key)?,
             };
             if now != before {
-                changed.push(key.clone());
+                changed.push((key.clone(), Reach::of(&key, &before, &now)));
             }
             entries.insert(key, now);
         }
@@ -256,11 +259,15 @@ pub(super) fn index_layered(
         }
         universe.forget_external();
         for d in dirty.values_mut() {
-            if d.content.is_some() && changed.iter().any(|n| d.deps.binary_search(n).is_ok()) {
+            if d.content.is_some()
+                && changed
+                    .iter()
+                    .any(|(key, _)| d.deps.binary_search(key).is_ok())
+            {
                 d.due = true;
             }
         }
-        readers.add(store, &changed, &mut dirty)?;
+        readers.add(store, pool, &changed, &mut dirty)?;
     }
     progress(Progress::Advance(changes.len() as u64));
 
@@ -342,60 +349,137 @@ pub(super) fn index_layered(
 struct Readers<'t> {
     table: &'t StoredTable,
     lookups: &'t LayerChain,
+    /// The pack, for the facts of readers a change reaches by name.
+    reader: &'t PackReader,
     /// The names each parent unit looked up, read once.
     deps: HashMap<i64, Vec<String>>,
-    /// Names whose readers were looked for already.
-    announced: HashSet<String>,
+    /// How far each key's readers were looked for already.
+    announced: HashMap<String, Reach>,
 }
 
 impl Readers<'_> {
     /// Adds to `dirty` every file of the parent revision whose unit looked
-    /// up one of `names` (not looked for before).
+    /// up one of the `changed` keys and which the change reaches (and was
+    /// not looked for before).
     fn add(
         &mut self,
         store: &refscope_store::Store,
-        names: &[String],
+        pool: &rayon::ThreadPool,
+        changed: &[(String, Reach)],
         dirty: &mut BTreeMap<Arc<str>, Dirty>,
     ) -> Result<(), Error> {
-        for name in names {
-            if !self.announced.insert(name.clone()) {
+        // Each reader found: dirty whatever it spells (`None`), or when it
+        // spells one of these member names.
+        let mut found: BTreeMap<Arc<str>, Option<BTreeSet<String>>> = BTreeMap::new();
+        for (key, reach) in changed {
+            let Some(reach) = self.announce(key, reach) else {
                 continue;
-            }
-            for path in self.lookups.lookers(name)? {
+            };
+            for path in self.lookups.lookers(key)? {
                 let path: Arc<str> = Arc::from(path);
-                if dirty.contains_key(&path) {
+                if dirty.contains_key(&path) || matches!(found.get(&path), Some(None)) {
                     continue;
                 }
-                // The index lists every path that ever looked the name up
+                // The index lists every path that ever looked the key up
                 // in the chain: the unit there now must have.
-                let Some((blob_id, unit)) = self.table.parent_file(&path)? else {
+                let Some((_, unit)) = self.table.parent_file(&path)? else {
                     continue;
                 };
                 if !self.deps.contains_key(&unit) {
                     let deps = self.table.unit_deps(unit)?;
                     self.deps.insert(unit, deps);
                 }
-                if self.deps[&unit].binary_search(name).is_err() {
+                if self.deps[&unit].binary_search(key).is_err() {
                     continue;
                 }
-                let location = store.blob_location(&blob_id)?.ok_or_else(|| {
-                    Error::corrupt(
-                        store.dir(),
-                        format!("{path}: blob {blob_id} is not in the pack"),
-                    )
-                })?;
-                self.table.slot(&path);
-                dirty.insert(
-                    path,
-                    Dirty {
-                        content: Some((blob_id, location)),
-                        due: true,
-                        deps: Vec::new(),
-                    },
-                );
+                match &reach {
+                    Reach::Whole => {
+                        found.insert(path, None);
+                    }
+                    Reach::Members(names) => {
+                        if let Some(Some(all)) = found.get_mut(&path) {
+                            all.extend(names.iter().cloned());
+                        } else {
+                            found.insert(path, Some(names.clone()));
+                        }
+                    }
+                }
             }
         }
+        let mut reached = Vec::with_capacity(found.len());
+        for (path, names) in found {
+            let Some((blob_id, _)) = self.table.parent_file(&path)? else {
+                continue;
+            };
+            let location = store.blob_location(&blob_id)?.ok_or_else(|| {
+                Error::corrupt(
+                    store.dir(),
+                    format!("{path}: blob {blob_id} is not in the pack"),
+                )
+            })?;
+            reached.push((path, blob_id, location, names));
+        }
+        // Only the facts of a reader reached by name are read, on the pool.
+        let reader = self.reader;
+        let store_dir = store.dir();
+        let corrupt = |path: &str, e: refscope_store::Error| {
+            Error::corrupt(store_dir, format!("{path}: {e}"))
+        };
+        let spelled: Vec<bool> = pool.install(|| {
+            reached
+                .par_iter()
+                .with_max_len(1)
+                .map(|(path, blob_id, location, names)| match names {
+                    None => Ok(true),
+                    Some(names) => reader
+                        .facts(blob_id, *location)
+                        .map(|facts| mentions_any(&facts, names))
+                        .map_err(|e| corrupt(path, e)),
+                })
+                .collect::<Result<_, Error>>()
+        })?;
+        for ((path, blob_id, location, _), spelled) in reached.into_iter().zip(spelled) {
+            if !spelled {
+                continue;
+            }
+            self.table.slot(&path);
+            dirty.insert(
+                path,
+                Dirty {
+                    content: Some((blob_id, location)),
+                    due: true,
+                    deps: Vec::new(),
+                },
+            );
+        }
         Ok(())
+    }
+
+    /// Notes that `key`'s readers are looked for as far as `reach`, and
+    /// returns how far beyond what was looked for before: `None` when not
+    /// at all.
+    fn announce(&mut self, key: &str, reach: &Reach) -> Option<Reach> {
+        let new = match (self.announced.get(key), reach) {
+            (Some(Reach::Whole), _) => return None,
+            (None, reach) => reach.clone(),
+            (Some(Reach::Members(_)), Reach::Whole) => Reach::Whole,
+            (Some(Reach::Members(before)), Reach::Members(names)) => {
+                let new: BTreeSet<String> = names.difference(before).cloned().collect();
+                if new.is_empty() {
+                    return None;
+                }
+                Reach::Members(new)
+            }
+        };
+        match (self.announced.get_mut(key), &new) {
+            (Some(Reach::Members(before)), Reach::Members(names)) => {
+                before.extend(names.iter().cloned())
+            }
+            _ => {
+                self.announced.insert(key.to_string(), new.clone());
+            }
+        }
+        Some(new)
     }
 }
 

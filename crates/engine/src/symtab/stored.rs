@@ -315,9 +315,9 @@ pub(crate) struct KeyEntry {
     /// file each of its targets is declared in, so a class that moves to
     /// another file changes its readers' units even when it is declared
     /// as before.
-    declarers: Vec<Arc<str>>,
+    pub(super) declarers: Vec<Arc<str>>,
     /// Each declaration's type entry and classes, placeless.
-    declared: Vec<(Option<TypeEntry>, Vec<Arc<ClassEntry>>)>,
+    pub(super) declared: Vec<(Option<TypeEntry>, Vec<Arc<ClassEntry>>)>,
 }
 
 impl KeyEntry {
