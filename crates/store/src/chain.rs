@@ -218,7 +218,9 @@ pub fn write_full_layer(
     kind: LayerKind,
     layer: BulkLayer,
 ) -> Result<PackLocation, Error> {
-    writer.append_section(section_kind(kind), &layer.encode(kind))
+    layer.encoded(kind, |encoded| {
+        writer.append_section_pieces(section_kind(kind), encoded.pieces())
+    })
 }
 
 /// `builder` as a full layer: nothing below it to override, so names

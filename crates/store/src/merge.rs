@@ -2,7 +2,7 @@
 //! paths and names, straight from the encoded bytes.
 
 use crate::codec::Damaged;
-use crate::layers::{Layer, LayerKind, encode_sorted};
+use crate::layers::{Layer, LayerKind, encode_sorted, whole_names};
 use crate::pack::PackLocation;
 
 /// Merges `layers` (newest first) into one layer's bytes, at `depth` over
@@ -95,8 +95,16 @@ pub fn merge(
     let entries = names
         .iter()
         .enumerate()
-        .map(|(i, &name)| (name, listed[bounds[i]..bounds[i + 1]].to_vec()));
-    Ok(encode_sorted(kind, depth, parent, &paths_kept, entries))
+        .map(|(i, name)| (name.len(), listed[bounds[i]..bounds[i + 1]].to_vec()));
+    Ok(encode_sorted(
+        kind,
+        depth,
+        parent,
+        &paths_kept,
+        entries,
+        whole_names(&names),
+    )
+    .to_vec())
 }
 
 /// The sorted lists of a layer that [`merge`] walks.

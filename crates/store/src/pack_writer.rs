@@ -109,15 +109,29 @@ impl PackWriter {
         header: &[u8; HEADER_LEN as usize],
         payload: &[u8],
     ) -> Result<u64, Error> {
+        self.write_record_pieces(header, std::iter::once(payload))
+    }
+
+    /// [`Self::write_record`] of a payload given as the pieces it is made
+    /// of, in order.
+    fn write_record_pieces<'p>(
+        &mut self,
+        header: &[u8; HEADER_LEN as usize],
+        payload: impl Iterator<Item = &'p [u8]>,
+    ) -> Result<u64, Error> {
         let offset = self.position;
-        let padding = (ALIGN - (payload.len() as u64 % ALIGN)) % ALIGN;
         let io = |e| Error::io(&self.path, e);
         self.out.write_all(header).map_err(io)?;
-        self.out.write_all(payload).map_err(io)?;
+        let mut len = 0;
+        for piece in payload {
+            self.out.write_all(piece).map_err(io)?;
+            len += piece.len() as u64;
+        }
+        let padding = (ALIGN - (len % ALIGN)) % ALIGN;
         self.out
             .write_all(&[0u8; ALIGN as usize][..padding as usize])
             .map_err(io)?;
-        self.position += HEADER_LEN + payload.len() as u64 + padding;
+        self.position += HEADER_LEN + len + padding;
         Ok(offset)
     }
 
@@ -125,16 +139,31 @@ impl PackWriter {
     /// revision's symbol table or dependency index, see `layers.rs`),
     /// with a header of magic `RSS1`, payload length, CRC-32 and `kind`.
     pub fn append_section(&mut self, kind: u32, payload: &[u8]) -> Result<PackLocation, Error> {
-        let offset = self.position;
+        self.append_section_pieces(kind, std::iter::once(payload))
+    }
+
+    /// [`Self::append_section`] of a payload given as the pieces it is
+    /// made of, in order (walked twice: for the header, then to write).
+    pub(crate) fn append_section_pieces<'p>(
+        &mut self,
+        kind: u32,
+        payload: impl Iterator<Item = &'p [u8]> + Clone,
+    ) -> Result<PackLocation, Error> {
+        let mut crc = crc32fast::Hasher::new();
+        let mut len = 0usize;
+        for piece in payload.clone() {
+            crc.update(piece);
+            len += piece.len();
+        }
         let mut header = [0u8; HEADER_LEN as usize];
         header[0..4].copy_from_slice(SECTION_MAGIC);
-        header[4..8].copy_from_slice(&(payload.len() as u32).to_le_bytes());
-        header[8..12].copy_from_slice(&crc32fast::hash(payload).to_le_bytes());
+        header[4..8].copy_from_slice(&(len as u32).to_le_bytes());
+        header[8..12].copy_from_slice(&crc.finalize().to_le_bytes());
         header[12..16].copy_from_slice(&kind.to_le_bytes());
-        self.write_record(&header, payload)?;
+        let offset = self.write_record_pieces(&header, payload)?;
         Ok(PackLocation {
             offset,
-            len: payload.len() as u64,
+            len: len as u64,
             declarations_len: 0,
         })
     }
