@@ -1,6 +1,6 @@
 //! Parallel loops of the indexer: items handed out one at a time and
 //! their results taken in order ([`in_order`]), and freeing large values
-//! off the critical path ([`drop_in_background`]).
+//! beside other work, the memory given back after ([`drop_while`]).
 
 /// How often [`in_order`]'s caller looks for finished items.
 const ORDERED_POLL: std::time::Duration = std::time::Duration::from_millis(1);
@@ -92,35 +92,53 @@ where
     })
 }
 
-/// Drops `value` on a thread of its own, for a structure of many small
-/// allocations that takes a while to free and that nothing waits for (or
-/// here, if no thread can be started).
-pub(crate) fn drop_in_background<T: Send + 'static>(value: T) {
-    // On failure `spawn` drops the closure, and the value with it, here.
-    let _ = std::thread::Builder::new()
-        .name("refscope-drop".into())
-        .spawn(move || {
-            yield_to_other_threads();
-            drop(value)
-        });
+/// Runs `work` while a thread of its own drops `value`, then has the
+/// workers of `pool` and the calling thread give the memory they hold
+/// free back to the system: a structure of many small allocations made
+/// by the workers stays resident after it is freed until they allocate
+/// again, and so adds to the peak of whatever follows.
+pub(crate) fn drop_while<T: Send, R>(
+    pool: &rayon::ThreadPool,
+    value: T,
+    work: impl FnOnce() -> R,
+) -> R {
+    let result = std::thread::scope(|scope| {
+        let dropping = std::thread::Builder::new()
+            .name("refscope-drop".into())
+            .spawn_scoped(scope, move || {
+                drop(value);
+                pool.broadcast(|_| release_free_memory());
+            });
+        let result = work();
+        match dropping {
+            Ok(dropping) => {
+                if let Err(panic) = dropping.join() {
+                    std::panic::resume_unwind(panic)
+                }
+            }
+            // `spawn_scoped` dropped the value here; the workers still
+            // hold what it freed.
+            Err(_) => {
+                pool.broadcast(|_| release_free_memory());
+            }
+        }
+        result
+    });
+    release_free_memory();
+    result
 }
 
-/// Gives the calling thread the lowest scheduling priority, so that it
-/// runs on cores the process's other threads leave idle: a background
-/// drop must not slow down the serial work that follows it (on Linux,
-/// where a thread's nice value is its own).
-fn yield_to_other_threads() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority reads no memory of ours; `gettid` names the
-    // calling thread. A failure leaves the priority as it was.
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19);
-    }
+/// Gives the memory that the calling thread's allocator heap holds free
+/// back to the system.
+fn release_free_memory() {
+    // SAFETY: mimalloc (tree-sitter's allocator, and the CLI's) collects
+    // the calling thread's heap; it touches no memory of ours.
+    unsafe { libmimalloc_sys::mi_collect(true) }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{drop_in_background, in_order};
+    use super::{drop_while, in_order};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
@@ -189,16 +207,21 @@ mod tests {
     }
 
     #[test]
-    fn a_value_dropped_in_background_is_dropped_on_another_thread() {
+    fn a_value_dropped_while_working_is_dropped_on_another_thread_before_the_return() {
         struct Tell(std::sync::mpsc::Sender<std::thread::ThreadId>);
         impl Drop for Tell {
             fn drop(&mut self) {
                 let _ = self.0.send(std::thread::current().id());
             }
         }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
         let (sender, dropped_on) = std::sync::mpsc::channel();
-        drop_in_background(Tell(sender));
-        let thread = dropped_on.recv().expect("the value is dropped");
+        let answer = drop_while(&pool, Tell(sender), || 42);
+        assert_eq!(answer, 42);
+        let thread = dropped_on.try_recv().expect("dropped before the return");
         assert_ne!(thread, std::thread::current().id());
     }
 }

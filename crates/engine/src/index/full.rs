@@ -1,7 +1,7 @@
 //! Phases *signatures* and *resolve* of a revision indexed from scratch:
 //! every file's symbols computed in parallel into one table in memory,
 //! then every file resolved against it in parallel, largest first, each
-//! stored as a unit as it comes. It also leaves the full layers of the
+//! stored as a unit as it comes. It also writes the full layers of the
 //! revision's symbol table and dependency index that a later revision
 //! is layered over.
 
@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 use refscope_store::{
-    BlobId, BulkLayer, IndexTransaction, Links, NewUnit, PackLocation, PackReader, UnitSymbols,
+    BlobId, BulkLayer, IndexTransaction, LayerKind, Links, NewUnit, PackLocation, PackReader,
+    PackWriter, UnitSymbols, write_full_layer,
 };
 use refscope_symbols::lookups::LookupLog;
 use refscope_symbols::names::{canonical_names, type_skeleton};
@@ -51,10 +52,10 @@ pub(super) struct Full<'a> {
 pub(super) struct Indexed {
     /// Each file's unit, in the order of the files.
     pub(super) units: Vec<i64>,
-    /// The revision's symbol table: class keys → declaring paths.
-    pub(super) symbols: BulkLayer,
-    /// Its dependency index: names looked up → paths.
-    pub(super) lookups: BulkLayer,
+    /// Where its layers are in the pack: the symbol table (class keys →
+    /// declaring paths), then the dependency index (names looked up →
+    /// paths).
+    pub(super) layers: (PackLocation, PackLocation),
 }
 
 /// Derives every file's symbols, resolves every file and stores the units.
@@ -146,17 +147,15 @@ pub(super) fn index_full(
     let element_index = tx.defer_element_index()?;
     let mut writer = tx.unit_writer()?;
     let mut links = Links::default();
-    let mut indexed = Indexed {
-        units: vec![0; files.len()],
-        symbols: BulkLayer::default(),
-        lookups: BulkLayer::default(),
-    };
+    let mut units = vec![0; files.len()];
+    let mut symbol_layer = BulkLayer::default();
+    let mut lookup_layer = BulkLayer::default();
     let path_numbers: Vec<u32> = if incremental_data {
         files
             .iter()
             .map(|f| {
-                let n = indexed.symbols.add_path(&f.path);
-                indexed.lookups.add_path(&f.path);
+                let n = symbol_layer.add_path(&f.path);
+                lookup_layer.add_path(&f.path);
                 n
             })
             .collect()
@@ -201,20 +200,37 @@ pub(super) fn index_full(
         |at, resolved| {
             let slot = order[at];
             let (unit, deps, keys) = resolved?;
-            indexed.units[slot] = writer.store(&files[slot].blob_id, unit, &mut links)?;
+            units[slot] = writer.store(&files[slot].blob_id, unit, &mut links)?;
             if let Some(&path) = path_numbers.get(slot) {
-                indexed.symbols.add(path, &keys);
-                indexed.lookups.add(path, &deps);
+                symbol_layer.add(path, &keys);
+                lookup_layer.add(path, &deps);
             }
             progress(Progress::Advance(1));
             Ok::<(), Error>(())
         },
     )?;
     drop(writer);
-    // A revision's symbols are millions of small allocations: freeing
-    // them took a noticeable part of a second, which the writer need not
-    // wait for.
-    crate::parallel::drop_in_background((table, universe, memos));
+    // A revision's symbols are millions of small allocations: they are
+    // freed on a thread of their own while the layers are written, and the
+    // memory goes back to the system before the finish, whose peak it
+    // would otherwise add to.
+    let layers = crate::parallel::drop_while(pool, (table, universe, memos), || {
+        write_layers(tx, symbol_layer, lookup_layer)
+    })?;
     finish_links(tx, links, element_index, progress)?;
-    Ok(indexed)
+    Ok(Indexed { units, layers })
+}
+
+/// Appends the revision's two full layers to the pack; where they are.
+fn write_layers(
+    tx: &IndexTransaction<'_>,
+    symbols: BulkLayer,
+    lookups: BulkLayer,
+) -> Result<(PackLocation, PackLocation), Error> {
+    let store = tx.store();
+    let mut writer = PackWriter::open(&store.pack_path(), store.committed_pack_len()?)?;
+    let symbols = write_full_layer(&mut writer, LayerKind::Symbols, symbols)?;
+    let lookups = write_full_layer(&mut writer, LayerKind::Lookups, lookups)?;
+    tx.set_pack_len(writer.finish()?)?;
+    Ok((symbols, lookups))
 }

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use refscope_store::{
-    BlobId, BlobStats, LayerKind, NewRevision, PackLocation, PackReader, PackWriter, RevisionRow,
-    RevisionTotals, Store, TreeReader, write_full_layer,
+    BlobId, BlobStats, NewRevision, PackLocation, PackReader, PackWriter, RevisionRow,
+    RevisionTotals, Store, TreeReader,
 };
 use refscope_symbols::{JdkOrigin, JdkTypes};
 
@@ -460,10 +460,6 @@ impl Run<'_> {
                 .zip(&indexed.units)
                 .map(|(f, &unit)| (&*f.path, f.blob_id, unit)),
         )?;
-        let mut writer = PackWriter::open(&store.pack_path(), store.committed_pack_len()?)?;
-        let symbols = write_full_layer(&mut writer, LayerKind::Symbols, indexed.symbols)?;
-        let lookups = write_full_layer(&mut writer, LayerKind::Lookups, indexed.lookups)?;
-        tx.set_pack_len(writer.finish()?)?;
         let mut totals = RevisionTotals {
             n_files: packed.len() as u64,
             ..RevisionTotals::default()
@@ -476,7 +472,7 @@ impl Run<'_> {
             tx,
             None,
             tree,
-            (symbols, lookups),
+            indexed.layers,
             totals,
             &skipped,
             (n_parsed, packed.len() as u64),
