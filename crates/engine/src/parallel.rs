@@ -1,6 +1,6 @@
 //! Parallel loops of the indexer: items handed out one at a time and
 //! their results taken in order ([`in_order`]), and freeing large values
-//! beside other work, the memory given back after ([`drop_while`]).
+//! with the memory given back ([`drop_and_release`]).
 
 /// How often [`in_order`]'s caller looks for finished items.
 const ORDERED_POLL: std::time::Duration = std::time::Duration::from_millis(1);
@@ -92,40 +92,14 @@ where
     })
 }
 
-/// Runs `work` while a thread of its own drops `value`, then has the
-/// workers of `pool` and the calling thread give the memory they hold
-/// free back to the system: a structure of many small allocations made
-/// by the workers stays resident after it is freed until they allocate
-/// again, and so adds to the peak of whatever follows.
-pub(crate) fn drop_while<T: Send, R>(
-    pool: &rayon::ThreadPool,
-    value: T,
-    work: impl FnOnce() -> R,
-) -> R {
-    let result = std::thread::scope(|scope| {
-        let dropping = std::thread::Builder::new()
-            .name("refscope-drop".into())
-            .spawn_scoped(scope, move || {
-                drop(value);
-                pool.broadcast(|_| release_free_memory());
-            });
-        let result = work();
-        match dropping {
-            Ok(dropping) => {
-                if let Err(panic) = dropping.join() {
-                    std::panic::resume_unwind(panic)
-                }
-            }
-            // `spawn_scoped` dropped the value here; the workers still
-            // hold what it freed.
-            Err(_) => {
-                pool.broadcast(|_| release_free_memory());
-            }
-        }
-        result
-    });
+/// Drops `value`, then has the workers of `pool` and the calling thread
+/// give the memory they hold free back to the system: a structure of many
+/// small allocations made by the workers stays resident after it is freed
+/// until they allocate again, and so adds to the peak of whatever follows.
+pub(crate) fn drop_and_release<T>(pool: &rayon::ThreadPool, value: T) {
+    drop(value);
+    pool.broadcast(|_| release_free_memory());
     release_free_memory();
-    result
 }
 
 /// Gives the memory that the calling thread's allocator heap holds free
@@ -138,7 +112,7 @@ fn release_free_memory() {
 
 #[cfg(test)]
 mod tests {
-    use super::{drop_while, in_order};
+    use super::{drop_and_release, in_order};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
@@ -207,21 +181,19 @@ mod tests {
     }
 
     #[test]
-    fn a_value_dropped_while_working_is_dropped_on_another_thread_before_the_return() {
-        struct Tell(std::sync::mpsc::Sender<std::thread::ThreadId>);
+    fn a_value_dropped_and_released_is_dropped_before_the_return() {
+        struct Tell(std::sync::mpsc::Sender<()>);
         impl Drop for Tell {
             fn drop(&mut self) {
-                let _ = self.0.send(std::thread::current().id());
+                let _ = self.0.send(());
             }
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
             .unwrap();
-        let (sender, dropped_on) = std::sync::mpsc::channel();
-        let answer = drop_while(&pool, Tell(sender), || 42);
-        assert_eq!(answer, 42);
-        let thread = dropped_on.try_recv().expect("dropped before the return");
-        assert_ne!(thread, std::thread::current().id());
+        let (sender, dropped) = std::sync::mpsc::channel();
+        drop_and_release(&pool, Tell(sender));
+        dropped.try_recv().expect("dropped before the return");
     }
 }

@@ -5,7 +5,7 @@
 //! revision's symbol table and dependency index that a later revision
 //! is layered over.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use refscope_store::{
@@ -18,6 +18,7 @@ use refscope_syntax::facts::FileFacts;
 
 use super::libraries::Libraries;
 use super::report::Progress;
+use super::spill::LayerSpill;
 use super::write::finish_links;
 use crate::error::Error;
 use crate::symtab::full::FullTable;
@@ -120,7 +121,7 @@ pub(super) fn index_full(
             universe.set_supertypes(&t.canonical, &t.supertypes);
         }
     }
-    let symbols = pool.install(|| {
+    let mut symbols = pool.install(|| {
         typed
             .into_par_iter()
             .zip(files.par_iter())
@@ -133,6 +134,12 @@ pub(super) fn index_full(
             .collect::<Result<Vec<_>, Error>>()
     })?;
     progress(Progress::Advance(files.len() as u64));
+    // Each file's lookups, given up when it is resolved: the table would
+    // hold every file's to the end.
+    let symbol_deps: Vec<Mutex<Box<[u8]>>> = symbols
+        .iter_mut()
+        .map(|s| Mutex::new(std::mem::take(&mut s.deps)))
+        .collect();
     let paths: Vec<Arc<str>> = files.iter().map(|f| f.path.clone()).collect();
     let table = FullTable::new(paths, symbols, libraries.class_path.clone());
 
@@ -150,6 +157,10 @@ pub(super) fn index_full(
     let mut units = vec![0; files.len()];
     let mut symbol_layer = BulkLayer::default();
     let mut lookup_layer = BulkLayer::default();
+    let mut spill = match incremental_data {
+        true => Some(LayerSpill::new(tx.store().dir())?),
+        false => None,
+    };
     let path_numbers: Vec<u32> = if incremental_data {
         files
             .iter()
@@ -174,12 +185,14 @@ pub(super) fn index_full(
                 .facts(&file.blob_id, file.location)
                 .map_err(|e| corrupt(&file.path, e))?;
             let symbols = table.symbols(slot as u32);
+            let symbol_deps = std::mem::take(&mut *symbol_deps[slot].lock().expect("not poisoned"));
             let (tracked, deps) = resolve_file(
                 &table,
                 &universe,
                 &memos,
                 &facts,
                 symbols,
+                &symbol_deps,
                 slot as u32,
                 new_log(),
             );
@@ -201,22 +214,22 @@ pub(super) fn index_full(
             let slot = order[at];
             let (unit, deps, keys) = resolved?;
             units[slot] = writer.store(&files[slot].blob_id, unit, &mut links)?;
-            if let Some(&path) = path_numbers.get(slot) {
-                symbol_layer.add(path, &keys);
-                lookup_layer.add(path, &deps);
+            if let (Some(&path), Some(spill)) = (path_numbers.get(slot), &mut spill) {
+                spill.add(path, &keys, &deps)?;
             }
             progress(Progress::Advance(1));
             Ok::<(), Error>(())
         },
     )?;
     drop(writer);
-    // A revision's symbols are millions of small allocations: they are
-    // freed on a thread of their own while the layers are written, and the
-    // memory goes back to the system before the finish, whose peak it
-    // would otherwise add to.
-    let layers = crate::parallel::drop_while(pool, (table, universe, memos), || {
-        write_layers(tx, symbol_layer, lookup_layer)
-    })?;
+    // A revision's symbols are millions of small allocations: freed, they
+    // stay resident until given back, and the layers and the finish would
+    // add to their peak.
+    crate::parallel::drop_and_release(pool, (table, universe, memos));
+    if let Some(spill) = spill {
+        spill.read_into(&mut symbol_layer, &mut lookup_layer)?;
+    }
+    let layers = write_layers(tx, symbol_layer, lookup_layer)?;
     finish_links(tx, links, element_index, progress)?;
     Ok(Indexed { units, layers })
 }

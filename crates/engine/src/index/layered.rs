@@ -309,6 +309,7 @@ pub(super) fn index_layered(
                 &memos,
                 &facts,
                 &symbols,
+                &symbols.deps,
                 slot,
                 LookupLog::default(),
             );

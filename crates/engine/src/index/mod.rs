@@ -29,6 +29,7 @@ mod layered;
 mod libraries;
 mod parse;
 mod report;
+mod spill;
 mod write;
 
 pub use indexer::{IndexConfig, Indexer};

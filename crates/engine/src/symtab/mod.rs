@@ -369,15 +369,18 @@ impl SourceClasses for FileView<'_> {
     }
 }
 
-/// Resolves file `slot` (its facts `facts`, its symbols `symbols`) against
-/// `classes` and `universe`, noting lookups in `log`; the resolution, and
-/// every name its symbols and resolution looked up, sorted.
+/// Resolves file `slot` (its facts `facts`, its symbols `symbols`, whose
+/// lookups are `symbol_deps`: their `deps`, or those taken out of them)
+/// against `classes` and `universe`, noting lookups in `log`; the
+/// resolution, and every name its symbols and resolution looked up, sorted.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn resolve_file(
     classes: &dyn RevisionClasses,
     universe: &TypeUniverse,
     memos: &RevisionMemos,
     facts: &FileFacts,
     symbols: &FileSymbols,
+    symbol_deps: &[u8],
     slot: u32,
     log: LookupLog,
 ) -> (TrackedResolution, Vec<Box<str>>) {
@@ -386,7 +389,7 @@ pub(crate) fn resolve_file(
     let shared = memos.partition(source_root(&path, symbols.package.as_deref()));
     let table = SymbolTable::over(&view, Some(classes.class_path().clone()), Some(shared));
     let mut tracked = resolver::resolve_file_tracked(&table, universe, facts, slot, log);
-    let own = decode_names(&symbols.deps).expect("encoded by file_classes");
+    let own = decode_names(symbol_deps).expect("encoded by file_classes");
     let deps = merge_sorted(std::mem::take(&mut tracked.deps), own);
     (tracked, deps)
 }
