@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use crate::codec::Damaged;
 use crate::error::Error;
-use crate::layers::{BulkLayer, Layer, LayerBuilder, LayerKind, MAX_DEPTH};
+use crate::full_layer::BulkLayer;
+use crate::layers::{Layer, LayerBuilder, LayerKind, MAX_DEPTH};
 use crate::merge::merge;
 use crate::pack::{PackLocation, PackReader};
 use crate::pack_writer::PackWriter;
