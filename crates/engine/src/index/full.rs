@@ -5,6 +5,7 @@
 //! revision's symbol table and dependency index that a later revision
 //! is layered over.
 
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -222,28 +223,39 @@ pub(super) fn index_full(
         },
     )?;
     drop(writer);
-    // A revision's symbols are millions of small allocations: freed, they
-    // stay resident until given back, and the layers and the finish would
-    // add to their peak.
-    crate::parallel::drop_and_release(pool, (table, universe, memos));
-    if let Some(spill) = spill {
-        spill.read_into(&mut symbol_layer, &mut lookup_layer)?;
-    }
-    let layers = write_layers(tx, symbol_layer, lookup_layer)?;
-    finish_links(tx, links, element_index, progress)?;
+    // Freed, the resolution's memory stays resident until given back, and
+    // the layers and the finish would add to its peak.
+    pool.install(|| rayon::join(|| table.drop_in_parallel(), || drop((universe, memos))));
+    crate::parallel::release_memory(pool);
+    // The layers are built and written beside the finish.
+    let store = tx.store();
+    let pack = (store.pack_path(), store.committed_pack_len()?);
+    let (layers, pack_len) = std::thread::scope(|scope| {
+        let layers = scope.spawn(|| write_layers(pack, spill, symbol_layer, lookup_layer));
+        let finished = finish_links(tx, links, element_index, progress);
+        let layers = layers
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        finished.and(layers)
+    })?;
+    tx.set_pack_len(pack_len)?;
     Ok(Indexed { units, layers })
 }
 
-/// Appends the revision's two full layers to the pack; where they are.
+/// Builds the revision's two full layers from what `spill` set aside and
+/// appends them to the pack (at `pack`: its path and committed length);
+/// where they are, and the pack's new length.
 fn write_layers(
-    tx: &IndexTransaction<'_>,
-    symbols: BulkLayer,
-    lookups: BulkLayer,
-) -> Result<(PackLocation, PackLocation), Error> {
-    let store = tx.store();
-    let mut writer = PackWriter::open(&store.pack_path(), store.committed_pack_len()?)?;
+    pack: (PathBuf, u64),
+    spill: Option<LayerSpill>,
+    mut symbols: BulkLayer,
+    mut lookups: BulkLayer,
+) -> Result<((PackLocation, PackLocation), u64), Error> {
+    if let Some(spill) = spill {
+        spill.read_into(&mut symbols, &mut lookups)?;
+    }
+    let mut writer = PackWriter::open(&pack.0, pack.1)?;
     let symbols = write_full_layer(&mut writer, LayerKind::Symbols, symbols)?;
     let lookups = write_full_layer(&mut writer, LayerKind::Lookups, lookups)?;
-    tx.set_pack_len(writer.finish()?)?;
-    Ok((symbols, lookups))
+    Ok(((symbols, lookups), writer.finish()?))
 }
