@@ -236,11 +236,7 @@ mod tests {
     use super::*;
 
     fn delta(entries: &[(&str, &[&str])]) -> LayerBuilder {
-        let mut b = LayerBuilder::default();
-        for (name, paths) in entries {
-            b.set(name, paths.iter().map(|p| p.to_string()).collect());
-        }
-        b
+        LayerBuilder::of(entries)
     }
 
     /// A pack in a temporary directory, to push revisions' layers into.

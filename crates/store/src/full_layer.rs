@@ -254,11 +254,7 @@ mod tests {
     use crate::layers::{Layer, LayerBuilder};
 
     fn builder(entries: &[(&str, &[&str])]) -> LayerBuilder {
-        let mut b = LayerBuilder::default();
-        for (name, paths) in entries {
-            b.set(name, paths.iter().map(|p| p.to_string()).collect());
-        }
-        b
+        LayerBuilder::of(entries)
     }
 
     #[test]

@@ -228,6 +228,16 @@ pub struct LayerBuilder {
 }
 
 impl LayerBuilder {
+    /// A builder listing each entry's paths for its name (for tests).
+    #[cfg(test)]
+    pub(crate) fn of(entries: &[(&str, &[&str])]) -> Self {
+        let mut b = Self::default();
+        for (name, paths) in entries {
+            b.set(name, paths.iter().map(|p| p.to_string()).collect());
+        }
+        b
+    }
+
     /// Lists `paths` for `name` (for the symbol table, replacing what
     /// layers below say; an empty set says it is declared nowhere).
     pub fn set(&mut self, name: &str, paths: BTreeSet<String>) {
@@ -419,11 +429,7 @@ mod tests {
     use crate::merge::merge;
 
     fn builder(entries: &[(&str, &[&str])]) -> LayerBuilder {
-        let mut b = LayerBuilder::default();
-        for (name, paths) in entries {
-            b.set(name, paths.iter().map(|p| p.to_string()).collect());
-        }
-        b
+        LayerBuilder::of(entries)
     }
 
     #[test]
