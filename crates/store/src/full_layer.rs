@@ -1,5 +1,5 @@
-//! The full layer of a revision indexed from scratch, built while its
-//! files are resolved (see `layers.rs` for the layers' encoding).
+//! The full layer of a revision indexed from scratch, built from its
+//! files' names in one pass (see `layers.rs` for the layers' encoding).
 
 use crate::codec::{Reader, write_varint};
 use crate::layers::{EncodedLayer, LayerKind, encode_sorted};
@@ -8,8 +8,8 @@ use crate::layers::{EncodedLayer, LayerKind, encode_sorted};
 /// layer of a revision indexed from scratch, with every name its files
 /// declare or looked up.
 ///
-/// It is built while the revision's files are resolved, so it is kept
-/// small: each path's names as one record of name numbers, ascending and
+/// It holds a whole revision's pairs at once, so it is kept small: each
+/// path's names as one record of name numbers, ascending and
 /// gap-coded in varints (about two bytes a pair over the JDK's millions of
 /// pairs, where a pair of numbers took eight), turned around into name →
 /// paths only when encoded.
