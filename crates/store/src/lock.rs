@@ -2,7 +2,7 @@
 //! wait for it or learn who holds it.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::{Read, Seek, Write};
 use std::path::Path;
 
 use crate::LOCK_FILE;
@@ -28,8 +28,20 @@ pub(crate) fn lock_for_writing(dir: &Path, on_wait: impl FnOnce(&str)) -> Result
         }
         Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
     }
-    file.set_len(0).map_err(|e| Error::io(&path, e))?;
-    write!(file, "{}", std::process::id()).map_err(|e| Error::io(&path, e))?;
+    // Written only when another pid is there: cutting a file and writing
+    // it again makes some file systems (ext4's `auto_da_alloc`) flush it
+    // on close, which waits behind any sync under way, and a range of
+    // commits takes the lock once per commit.
+    let pid = std::process::id().to_string();
+    let mut holder = String::new();
+    let _ = file.read_to_string(&mut holder);
+    if holder != pid {
+        file.set_len(0).map_err(|e| Error::io(&path, e))?;
+        file.seek(std::io::SeekFrom::Start(0))
+            .map_err(|e| Error::io(&path, e))?;
+        file.write_all(pid.as_bytes())
+            .map_err(|e| Error::io(&path, e))?;
+    }
     Ok(WriteLock { _file: file })
 }
 
