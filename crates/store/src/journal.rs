@@ -97,8 +97,8 @@ pub struct Journal<'s> {
 }
 
 impl Journal<'_> {
-    /// Whether the index runs under a rollback journal.
-    #[cfg(test)]
+    /// Whether the index runs under a rollback journal (whose commits are
+    /// synced).
     pub(crate) fn is_rollback(&self) -> bool {
         self.rollback
     }

@@ -2,6 +2,7 @@
 //! and the format version check.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
@@ -15,6 +16,21 @@ use crate::{DB_FILE, FORMAT_VERSION, PACK_FILE, SCHEMA};
 pub struct Store {
     dir: PathBuf,
     db: Connection,
+    /// This connection committed revisions whose pack bytes may not be on
+    /// disk yet: the pack is synced before the connection closes (closing
+    /// the last connection folds the write-ahead log into the database,
+    /// and syncs it).
+    pack_unsynced: AtomicBool,
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        if *self.pack_unsynced.get_mut()
+            && let Err(e) = self.sync_pack()
+        {
+            tracing::warn!("the blob pack could not be synced: {e}");
+        }
+    }
 }
 
 impl Store {
@@ -38,6 +54,7 @@ impl Store {
         let store = Self {
             dir: dir.to_path_buf(),
             db,
+            pack_unsynced: AtomicBool::new(false),
         };
         store.configure(true)?;
         store.initialise_schema()?;
@@ -65,6 +82,7 @@ impl Store {
         let store = Self {
             dir: dir.to_path_buf(),
             db,
+            pack_unsynced: AtomicBool::new(false),
         };
         store.configure(false)?;
         store.check_version()?;
@@ -96,16 +114,17 @@ impl Store {
         // writes of a 16 KiB page (280 MB) through the kernel for a full
         // JDK index. A statement journal lives for one statement.
         //
-        // SQLite folds the write-ahead log into the database once it holds
-        // 1,000 pages; a commit of a few files writes a few hundred (new
-        // rows land on pages all over the element, target and posting
-        // B-trees), so that fold came every few commits, writing each
-        // page again with two fsyncs. A commit folds it at 64 MiB instead
-        // (`IndexTransaction::commit`); SQLite's own fold stays, at twice
-        // that, for when readers keep a commit's fold from completing.
+        // SQLite's own folds of the write-ahead log into the database are
+        // off: a fold syncs the database, which then refers for good to
+        // pack bytes that only the store knows to sync first. A commit of
+        // a few files writes a few hundred pages (new rows land on pages
+        // all over the element, target and posting B-trees); the store
+        // folds the log once it holds 64 MiB (`IndexTransaction::commit`),
+        // and a fold that readers keep from completing goes as far as it
+        // can and is tried again at the next commit.
         let result = self.db.execute_batch(
             "PRAGMA busy_timeout = 10000;
-             PRAGMA wal_autocheckpoint = 8192;
+             PRAGMA wal_autocheckpoint = 0;
              PRAGMA synchronous = NORMAL;
              PRAGMA foreign_keys = OFF;
              PRAGMA cache_size = -65536;
@@ -230,6 +249,38 @@ impl Store {
         Ok(store)
     }
 
+    /// Syncs the blob pack to disk: everything appended so far (by any
+    /// writer of this process) survives a power cut from now on. Called
+    /// before the database is synced to refer to new pack bytes.
+    pub fn sync_pack(&self) -> Result<(), Error> {
+        let path = self.pack_path();
+        match std::fs::File::open(&path) {
+            Ok(file) => file.sync_data().map_err(|e| Error::io(&path, e))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(&path, e)),
+        }
+        self.pack_unsynced.store(false, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Notes that a commit referred to pack bytes not synced yet.
+    pub(crate) fn note_pack_unsynced(&self) {
+        self.pack_unsynced.store(true, Ordering::Relaxed);
+    }
+
+    /// Folds the write-ahead log into the database, the pack synced
+    /// first: the folded database refers for good to the pack bytes its
+    /// revisions name. Readers on older snapshots make it stop short, not
+    /// wait.
+    pub(crate) fn fold_log(&self) -> Result<(), Error> {
+        self.sync_pack()?;
+        let _ = self.db.execute_batch(
+            "PRAGMA busy_timeout = 0; PRAGMA wal_checkpoint(TRUNCATE); \
+             PRAGMA busy_timeout = 10000;",
+        );
+        Ok(())
+    }
+
     /// The database's write-ahead log.
     pub(crate) fn wal_path(&self) -> PathBuf {
         let mut wal = self.db_path().into_os_string();
@@ -281,6 +332,27 @@ impl Store {
             path: self.dir.clone(),
             message: format!("pack_len '{value}' is not a number"),
         })
+    }
+
+    /// How many times revisions were removed from the store: a unit id
+    /// read before a removal may name another unit after it (a removed
+    /// unit's id is given again), so what is kept by unit id across
+    /// transactions is kept only while this stays the same.
+    pub fn prunes(&self) -> Result<u64, Error> {
+        let value: Option<String> = self
+            .db
+            .query_row("SELECT value FROM meta WHERE key = 'prunes'", [], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(|e| self.classify(e))?;
+        match value {
+            None => Ok(0),
+            Some(value) => value.parse().map_err(|_| Error::Corrupt {
+                path: self.dir.clone(),
+                message: format!("prunes '{value}' is not a number"),
+            }),
+        }
     }
 
     /// Total size of the store's files in bytes: the space they take on

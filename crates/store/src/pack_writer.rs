@@ -168,13 +168,12 @@ impl PackWriter {
         })
     }
 
-    /// Flushes and syncs everything appended; returns the new length.
+    /// Flushes everything appended to the file; returns the new length.
+    /// The bytes are not synced to disk here: the store syncs the pack
+    /// before the database that refers to them is synced
+    /// ([`Store::sync_pack`](crate::Store::sync_pack)).
     pub fn finish(mut self) -> Result<u64, Error> {
         self.out.flush().map_err(|e| Error::io(&self.path, e))?;
-        self.out
-            .get_ref()
-            .sync_data()
-            .map_err(|e| Error::io(&self.path, e))?;
         Ok(self.position)
     }
 }

@@ -111,6 +111,14 @@ impl Store {
         }
         removed.units =
             delete("DELETE FROM units WHERE id NOT IN (SELECT id FROM temp.live_units)")?;
+        // A unit's id may be given again once its row is gone: whoever
+        // keeps units by id ([`Store::prunes`]) must forget them.
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('prunes', '1') \
+             ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+            [],
+        )
+        .map_err(sql)?;
         removed.blobs =
             delete("DELETE FROM blobs WHERE blob_id NOT IN (SELECT id FROM temp.live_blobs)")?;
         tx.execute_batch(
@@ -163,10 +171,11 @@ impl Store {
         if let Err(e) = free_ranges(&self.pack_path(), &dead) {
             removed.pack_not_freed = Some(e.to_string());
         }
-        if let Err(e) = self
-            .db()
-            .execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")
-        {
+        if let Err(e) = self.sync_pack().and_then(|()| {
+            self.db()
+                .execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")
+                .map_err(sql)
+        }) {
             removed.database_not_compacted = Some(e.to_string());
         }
         Ok(removed)
@@ -213,5 +222,19 @@ mod tests {
         // Ranges reaching past the committed length (never written so)
         // leave nothing beyond it.
         assert_eq!(gaps(vec![0..16, 48..128], 100), vec![16..48]);
+    }
+
+    #[test]
+    fn each_removal_is_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::Store::open(dir.path()).unwrap();
+        assert_eq!(store.prunes().unwrap(), 0);
+        let _lock = store.lock_for_writing(|_| {}).unwrap();
+        store.remove_revisions(&[]).unwrap();
+        assert_eq!(store.prunes().unwrap(), 1);
+        store
+            .remove_revisions(&["never indexed".to_string()])
+            .unwrap();
+        assert_eq!(store.prunes().unwrap(), 2);
     }
 }

@@ -62,30 +62,43 @@ impl<'s> IndexTransaction<'s> {
     /// in steps too was measured slower on the JDK: each step writes the
     /// B-tree pages it touched again, 0.4 s more system time in all.)
     pub fn commit_so_far(&self) -> Result<(), Error> {
+        self.before_commit()?;
         self.tx
             .execute_batch("COMMIT; BEGIN")
             .map_err(|e| self.error(e))
     }
 
-    /// Commits, and goes back to WAL. The commit is not synced to disk
-    /// (WAL with `synchronous = NORMAL`: a power cut may lose the newest
-    /// commits, never a consistent store). The write-ahead log is folded
-    /// into the database only once it holds [`FOLD_LOG_BYTES`]: folding
-    /// it after every commit took a fifth of a commit of a few files
-    /// (copying its pages and two fsyncs). SQLite's own checkpoints keep
-    /// the log short meanwhile, and the last connection to close folds
-    /// and removes it. A reader holding the log open makes the fold give
-    /// up at once, not wait.
+    /// Readies the pack for a commit: a commit under the rollback journal
+    /// is synced, so the pack bytes it refers to are synced first; a
+    /// commit to the write-ahead log is not, and the pack is synced before
+    /// the log is folded ([`IndexTransaction::commit`]) or the store
+    /// closed.
+    fn before_commit(&self) -> Result<(), Error> {
+        if self.journal.is_rollback() {
+            self.store.sync_pack()
+        } else {
+            self.store.note_pack_unsynced();
+            Ok(())
+        }
+    }
+
+    /// Commits, and goes back to WAL. A commit to the write-ahead log is
+    /// not synced to disk, nor are the pack bytes it refers to (WAL with
+    /// `synchronous = NORMAL`: a power cut may lose the newest commits,
+    /// never a consistent store). The log is folded into the database
+    /// only once it holds [`FOLD_LOG_BYTES`], the pack synced first
+    /// ([`Store::fold_log`]): folding it after every commit took a fifth
+    /// of a commit of a few files (copying its pages and two fsyncs). The
+    /// last connection to close folds the rest and removes the log
+    /// ([`Store`] syncs the pack before its connection closes).
     pub fn commit(self) -> Result<(), Error> {
+        self.before_commit()?;
         let Self { tx, journal, store } = self;
         tx.commit().map_err(|e| store.sqlite_error(e))?;
         journal.finish();
         let log_len = std::fs::metadata(store.wal_path()).map_or(0, |m| m.len());
         if log_len >= FOLD_LOG_BYTES {
-            let _ = store.db().execute_batch(
-                "PRAGMA busy_timeout = 0; PRAGMA wal_checkpoint(TRUNCATE); \
-                 PRAGMA busy_timeout = 10000;",
-            );
+            store.fold_log()?;
         }
         Ok(())
     }
