@@ -19,6 +19,7 @@ use super::parse::{Parsed, parse_new_blobs};
 use super::report::{IndexSummary, Progress};
 use crate::error::Error;
 use crate::source::{Changes, Files, Revision, RevisionKind, Source, SourceFile, SourceLimits};
+use crate::symtab::kept::UnitCache;
 
 /// How far back a commit's first-parent history is searched for an
 /// indexed commit to write it as a layer over.
@@ -73,6 +74,11 @@ pub struct Indexer<'s> {
     store: &'s Store,
     config: IndexConfig,
     libraries: Option<Libraries>,
+    /// Stored units' symbols read by earlier revisions.
+    units: Arc<UnitCache>,
+    /// The workers, kept from one revision to the next (with what each
+    /// keeps per thread: its parser, its allocator's pages).
+    pool: Option<rayon::ThreadPool>,
 }
 
 /// How a revision is indexed.
@@ -96,6 +102,8 @@ impl<'s> Indexer<'s> {
             store,
             config,
             libraries: None,
+            units: Arc::default(),
+            pool: None,
         }
     }
 
@@ -121,15 +129,19 @@ impl<'s> Indexer<'s> {
         }
         self.load_libraries(progress)?;
         let plan = self.plan(source, revision)?;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.config.jobs)
-            .build()
-            .expect("a thread pool can be built");
+        let jobs = self.config.jobs;
+        let pool = self.pool.get_or_insert_with(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(jobs)
+                .build()
+                .expect("a thread pool can be built")
+        });
         let mut run = Run {
             store: self.store,
             config: &self.config,
             libraries: self.libraries.as_ref().expect("loaded above"),
-            pool: &pool,
+            units: &self.units,
+            pool,
             source,
             revision,
             started,
@@ -391,6 +403,7 @@ struct Run<'r> {
     store: &'r Store,
     config: &'r IndexConfig,
     libraries: &'r Libraries,
+    units: &'r Arc<UnitCache>,
     pool: &'r rayon::ThreadPool,
     source: &'r Source,
     revision: &'r Revision,
@@ -578,6 +591,7 @@ impl Run<'_> {
                 reader: &reader,
                 mapped: &mapped,
                 libraries: self.libraries,
+                units: self.units,
                 parent,
                 changes: &layer_changes,
             },

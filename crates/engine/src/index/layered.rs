@@ -28,6 +28,7 @@ use super::libraries::Libraries;
 use super::report::Progress;
 use super::write::finish_links;
 use crate::error::Error;
+use crate::symtab::kept::UnitCache;
 use crate::symtab::reach::Reach;
 use crate::symtab::stored::{KeyEntry, StoredTable};
 use crate::symtab::{
@@ -57,6 +58,8 @@ pub(super) struct Layered<'a> {
     /// The pack, mapped (layers).
     pub(super) mapped: &'a Arc<PackReader>,
     pub(super) libraries: &'a Libraries,
+    /// Stored units' symbols, kept from one revision to the next.
+    pub(super) units: &'a Arc<UnitCache>,
     pub(super) parent: &'a RevisionRow,
     /// The changed paths: their new content, or `None` when removed.
     pub(super) changes: &'a [(Arc<str>, Content)],
@@ -107,6 +110,7 @@ pub(super) fn index_layered(
         reader,
         mapped,
         libraries,
+        units,
         parent,
         changes,
     } = layered;
@@ -157,6 +161,7 @@ pub(super) fn index_layered(
         store.dir(),
         parent,
         parent_symbols.clone(),
+        units.clone(),
         libraries.class_path.clone(),
         keys,
     )?);

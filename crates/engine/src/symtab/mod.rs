@@ -13,6 +13,7 @@
 //! changes nothing for them).
 
 pub(crate) mod full;
+pub(crate) mod kept;
 pub(crate) mod reach;
 pub(crate) mod stored;
 

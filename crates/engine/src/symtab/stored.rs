@@ -12,6 +12,7 @@ use refscope_store::{LayerChain, NO_FILE, RevisionRow, Store, TreeReader, TypeEn
 use refscope_symbols::classfile::ClassPath;
 use refscope_symbols::names::{SourceTypes, Supertypes, to_supertypes};
 
+use super::kept::UnitCache;
 use super::{CopiesCache, FileSymbols, RevisionClasses, in_file};
 use crate::error::Error;
 
@@ -22,6 +23,8 @@ struct Reads {
     trees: TreeReader,
     tree: i64,
     by_path: HashMap<Arc<str>, Option<(i64, Arc<UnitSymbols>)>>,
+    /// Units' symbols decoded by earlier revisions of the same indexer.
+    units: Arc<UnitCache>,
 }
 
 impl Reads {
@@ -34,31 +37,17 @@ impl Reads {
             return Ok(known.clone());
         }
         let found = match self.trees.file(&self.store, self.tree, path)? {
-            Some((_, unit)) => Some((unit, Arc::new(self.store.unit_symbols(unit)?))),
+            Some((_, unit)) => {
+                let store = &self.store;
+                let symbols = self
+                    .units
+                    .get_or_read(unit, || Ok(store.unit_symbols(unit)?))?;
+                Some((unit, symbols))
+            }
             None => None,
         };
         self.by_path.insert(path.clone(), found.clone());
         Ok(found)
-    }
-}
-
-/// File numbers, given to paths as they are first named.
-#[derive(Default)]
-struct Slots {
-    paths: Vec<Arc<str>>,
-    numbers: HashMap<Arc<str>, u32>,
-}
-
-impl Slots {
-    fn number(&mut self, path: &str) -> u32 {
-        if let Some(&n) = self.numbers.get(path) {
-            return n;
-        }
-        let path: Arc<str> = Arc::from(path);
-        let n = self.paths.len() as u32;
-        self.paths.push(path.clone());
-        self.numbers.insert(path, n);
-        n
     }
 }
 
@@ -80,7 +69,8 @@ pub(crate) struct StoredTable {
     parent_symbols: LayerChain,
     class_path: Arc<ClassPath>,
     overlay: RwLock<Overlay>,
-    slots: Mutex<Slots>,
+    /// Units' symbols and files' numbers, kept across revisions.
+    kept: Arc<UnitCache>,
     /// [`RevisionClasses::class_copies`]' answers since the overlay last
     /// changed them.
     copies: CopiesCache,
@@ -92,22 +82,25 @@ pub(crate) struct StoredTable {
 impl StoredTable {
     /// The table of a revision over `parent` (read through its own
     /// connection to the store in `store_dir`, and its symbol table
-    /// `parent_symbols`), whose changed files declare `keys` (a removed
-    /// file: `None`).
+    /// `parent_symbols`, and the units' symbols `units` keeps), whose
+    /// changed files declare `keys` (a removed file: `None`).
     pub(crate) fn new(
         store_dir: &std::path::Path,
         parent: &RevisionRow,
         parent_symbols: LayerChain,
+        units: Arc<UnitCache>,
         class_path: Arc<ClassPath>,
         keys: BTreeMap<Arc<str>, Option<Vec<String>>>,
     ) -> Result<Self, Error> {
         let store = Store::open_for_lookups(store_dir)?;
+        units.check(store.prunes()?);
         let table = Self {
             reads: Mutex::new(Reads {
                 store,
                 trees: TreeReader::default(),
                 tree: parent.tree,
                 by_path: HashMap::new(),
+                units: units.clone(),
             }),
             parent_symbols,
             class_path,
@@ -115,7 +108,7 @@ impl StoredTable {
                 keys,
                 ..Overlay::default()
             }),
-            slots: Mutex::default(),
+            kept: units,
             copies: CopiesCache::default(),
             failed: Mutex::default(),
         };
@@ -231,7 +224,7 @@ impl StoredTable {
 
     /// The number of `path`.
     pub(crate) fn slot(&self, path: &str) -> u32 {
-        self.slots.lock().expect("slots lock").number(path)
+        self.kept.slot(path)
     }
 
     /// Sets the symbols computed for `path` in the new revision, and
@@ -395,23 +388,30 @@ impl RevisionClasses for StoredTable {
         self.copies.get_or(self, key, || {
             let mut declared = Vec::new();
             for path in self.declarers(key) {
-                let Some(symbols) = self.symbols_of(&path) else {
-                    continue;
-                };
                 let slot = self.slot(&path);
-                declared.extend(symbols.classes(key).iter().map(|c| in_file(c, slot)));
+                if let Some(computed) = self.computed(&path) {
+                    let classes = Declared::Computed(computed).classes(key);
+                    declared.extend(classes.iter().map(|c| in_file(c, slot)));
+                    continue;
+                }
+                match self.parent_unit(&path) {
+                    Ok(Some((unit, symbols))) => declared.extend(
+                        self.kept
+                            .placed(unit, slot, &symbols)
+                            .iter()
+                            .filter(|c| *c.sig.name == *key)
+                            .cloned(),
+                    ),
+                    Ok(None) => {}
+                    Err(e) => self.fail(e),
+                }
             }
             declared
         })
     }
 
     fn path(&self, file: u32) -> Option<Arc<str>> {
-        self.slots
-            .lock()
-            .expect("slots lock")
-            .paths
-            .get(file as usize)
-            .cloned()
+        self.kept.path(file)
     }
 
     fn package(&self, file: u32) -> Option<Option<String>> {

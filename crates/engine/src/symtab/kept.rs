@@ -1,0 +1,220 @@
+//! What the tables of an indexer's revisions keep from one revision to
+//! the next: the commits of a range, or the saves of a `watch`, read the
+//! same popular classes' units over and over (every file that names
+//! `String` reads the unit declaring it), and a unit never changes once
+//! stored. Kept are the units' symbols, decoded once; their classes as
+//! files see them, numbered by the file they are declared in; and the
+//! files' numbers, which stay the same for the indexer's life so that the
+//! numbered classes stay right.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use hashlink::LruCache;
+use refscope_resolve::ClassEntry;
+use refscope_store::UnitSymbols;
+
+use super::in_file;
+use crate::error::Error;
+
+/// How many units' symbols are kept: the units a commit's files read
+/// most, a few tens of megabytes decoded on the JDK.
+const CAPACITY: usize = 4096;
+
+/// Stored units' symbols by unit id, the least recently read dropped
+/// first, with their classes numbered for the file they are in; and the
+/// files' numbers.
+pub(crate) struct UnitCache {
+    inner: Mutex<Inner>,
+    slots: Mutex<Slots>,
+}
+
+struct Inner {
+    units: LruCache<i64, Arc<UnitSymbols>>,
+    /// A unit's classes declared in file number `.1`.
+    placed: LruCache<(i64, u32), Arc<[Arc<ClassEntry>]>>,
+    /// The store's count of removals when the units were read
+    /// ([`refscope_store::Store::prunes`]).
+    prunes: Option<u64>,
+}
+
+/// File numbers, given to paths as they are first named.
+#[derive(Default)]
+struct Slots {
+    paths: Vec<Arc<str>>,
+    numbers: HashMap<Arc<str>, u32>,
+}
+
+impl Default for UnitCache {
+    fn default() -> Self {
+        Self::with_capacity(CAPACITY)
+    }
+}
+
+impl UnitCache {
+    fn with_capacity(capacity: usize) -> Self {
+        Self {
+            inner: Mutex::new(Inner {
+                units: LruCache::new(capacity),
+                placed: LruCache::new(capacity),
+                prunes: None,
+            }),
+            slots: Mutex::default(),
+        }
+    }
+
+    /// Forgets every unit if revisions were removed from the store since
+    /// they were read (`prunes` is the store's count now): a removed
+    /// unit's id may name another unit now.
+    pub(crate) fn check(&self, prunes: u64) {
+        let mut inner = self.inner.lock().expect("unit cache lock");
+        if inner.prunes != Some(prunes) {
+            inner.units.clear();
+            inner.placed.clear();
+            inner.prunes = Some(prunes);
+        }
+    }
+
+    /// The symbols of `unit`, from `read` the first time.
+    pub(crate) fn get_or_read(
+        &self,
+        unit: i64,
+        read: impl FnOnce() -> Result<UnitSymbols, Error>,
+    ) -> Result<Arc<UnitSymbols>, Error> {
+        if let Some(symbols) = self.inner.lock().expect("unit cache lock").units.get(&unit) {
+            return Ok(symbols.clone());
+        }
+        // Decoded outside the lock: other workers read other units.
+        let symbols = Arc::new(read()?);
+        self.inner
+            .lock()
+            .expect("unit cache lock")
+            .units
+            .insert(unit, symbols.clone());
+        Ok(symbols)
+    }
+    /// The classes of `unit` (its symbols `symbols`) declared in file
+    /// number `file`.
+    pub(crate) fn placed(
+        &self,
+        unit: i64,
+        file: u32,
+        symbols: &UnitSymbols,
+    ) -> Arc<[Arc<ClassEntry>]> {
+        if let Some(placed) = self
+            .inner
+            .lock()
+            .expect("unit cache lock")
+            .placed
+            .get(&(unit, file))
+        {
+            return placed.clone();
+        }
+        let placed: Arc<[Arc<ClassEntry>]> =
+            symbols.classes.iter().map(|c| in_file(c, file)).collect();
+        self.inner
+            .lock()
+            .expect("unit cache lock")
+            .placed
+            .insert((unit, file), placed.clone());
+        placed
+    }
+
+    /// The number of `path`.
+    pub(crate) fn slot(&self, path: &str) -> u32 {
+        let mut slots = self.slots.lock().expect("slots lock");
+        if let Some(&n) = slots.numbers.get(path) {
+            return n;
+        }
+        let path: Arc<str> = Arc::from(path);
+        let n = slots.paths.len() as u32;
+        slots.paths.push(path.clone());
+        slots.numbers.insert(path, n);
+        n
+    }
+
+    /// The path numbered `file`.
+    pub(crate) fn path(&self, file: u32) -> Option<Arc<str>> {
+        self.slots
+            .lock()
+            .expect("slots lock")
+            .paths
+            .get(file as usize)
+            .cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(package: &str) -> UnitSymbols {
+        UnitSymbols {
+            package: Some(package.to_string()),
+            ..UnitSymbols::default()
+        }
+    }
+
+    fn package(cache: &UnitCache, id: i64, read_as: &str) -> String {
+        cache
+            .get_or_read(id, || Ok(unit(read_as)))
+            .unwrap()
+            .package
+            .clone()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_unit_is_read_once_while_it_is_kept() {
+        let cache = UnitCache::with_capacity(2);
+        cache.check(0);
+        assert_eq!(package(&cache, 1, "a"), "a");
+        assert_eq!(package(&cache, 1, "read again"), "a");
+    }
+
+    #[test]
+    fn the_least_recently_read_unit_goes_first() {
+        let cache = UnitCache::with_capacity(2);
+        cache.check(0);
+        package(&cache, 1, "a");
+        package(&cache, 2, "b");
+        package(&cache, 1, "a");
+        package(&cache, 3, "c");
+        assert_eq!(package(&cache, 1, "read again"), "a");
+        assert_eq!(package(&cache, 2, "read again"), "read again");
+    }
+
+    #[test]
+    fn a_removal_in_the_store_forgets_every_unit() {
+        let cache = UnitCache::with_capacity(2);
+        cache.check(3);
+        package(&cache, 1, "a");
+        cache.check(3);
+        assert_eq!(package(&cache, 1, "read again"), "a");
+        cache.check(4);
+        assert_eq!(package(&cache, 1, "read again"), "read again");
+    }
+
+    #[test]
+    fn a_path_keeps_its_number() {
+        let cache = UnitCache::with_capacity(2);
+        let a = cache.slot("p/A.java");
+        let b = cache.slot("p/B.java");
+        assert_ne!(a, b);
+        assert_eq!(cache.slot("p/A.java"), a);
+        assert_eq!(cache.path(b).as_deref(), Some("p/B.java"));
+        cache.check(1);
+        assert_eq!(cache.slot("p/A.java"), a, "numbers outlive a removal");
+    }
+
+    #[test]
+    fn a_failed_read_keeps_nothing() {
+        let cache = UnitCache::with_capacity(2);
+        cache.check(0);
+        let failed = cache.get_or_read(1, || {
+            Err(Error::corrupt(std::path::Path::new("store"), "cut".into()))
+        });
+        assert!(failed.is_err());
+        assert_eq!(package(&cache, 1, "a"), "a");
+    }
+}
