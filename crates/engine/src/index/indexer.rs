@@ -19,7 +19,7 @@ use super::parse::{Parsed, parse_new_blobs};
 use super::report::{IndexSummary, Progress};
 use crate::error::Error;
 use crate::source::{Changes, Files, Revision, RevisionKind, Source, SourceFile, SourceLimits};
-use crate::symtab::kept::UnitCache;
+use crate::symtab::kept::Kept;
 
 /// How far back a commit's first-parent history is searched for an
 /// indexed commit to write it as a layer over.
@@ -75,7 +75,7 @@ pub struct Indexer<'s> {
     config: IndexConfig,
     libraries: Option<Libraries>,
     /// Stored units' symbols read by earlier revisions.
-    units: Arc<UnitCache>,
+    units: Arc<Kept>,
     /// The workers, kept from one revision to the next (with what each
     /// keeps per thread: its parser, its allocator's pages).
     pool: Option<rayon::ThreadPool>,
@@ -403,7 +403,7 @@ struct Run<'r> {
     store: &'r Store,
     config: &'r IndexConfig,
     libraries: &'r Libraries,
-    units: &'r Arc<UnitCache>,
+    units: &'r Arc<Kept>,
     pool: &'r rayon::ThreadPool,
     source: &'r Source,
     revision: &'r Revision,

@@ -28,7 +28,7 @@ use super::libraries::Libraries;
 use super::report::Progress;
 use super::write::finish_links;
 use crate::error::Error;
-use crate::symtab::kept::UnitCache;
+use crate::symtab::kept::Kept;
 use crate::symtab::reach::Reach;
 use crate::symtab::stored::{KeyEntry, StoredTable};
 use crate::symtab::{
@@ -59,7 +59,7 @@ pub(super) struct Layered<'a> {
     pub(super) mapped: &'a Arc<PackReader>,
     pub(super) libraries: &'a Libraries,
     /// Stored units' symbols, kept from one revision to the next.
-    pub(super) units: &'a Arc<UnitCache>,
+    pub(super) units: &'a Arc<Kept>,
     pub(super) parent: &'a RevisionRow,
     /// The changed paths: their new content, or `None` when removed.
     pub(super) changes: &'a [(Arc<str>, Content)],

@@ -24,7 +24,7 @@ const CAPACITY: usize = 4096;
 /// Stored units' symbols by unit id, the least recently read dropped
 /// first, with their classes numbered for the file they are in; and the
 /// files' numbers.
-pub(crate) struct UnitCache {
+pub(crate) struct Kept {
     inner: Mutex<Inner>,
     slots: Mutex<Slots>,
 }
@@ -45,13 +45,13 @@ struct Slots {
     numbers: HashMap<Arc<str>, u32>,
 }
 
-impl Default for UnitCache {
+impl Default for Kept {
     fn default() -> Self {
         Self::with_capacity(CAPACITY)
     }
 }
 
-impl UnitCache {
+impl Kept {
     fn with_capacity(capacity: usize) -> Self {
         Self {
             inner: Mutex::new(Inner {
@@ -155,7 +155,7 @@ mod tests {
         }
     }
 
-    fn package(cache: &UnitCache, id: i64, read_as: &str) -> String {
+    fn package(cache: &Kept, id: i64, read_as: &str) -> String {
         cache
             .get_or_read(id, || Ok(unit(read_as)))
             .unwrap()
@@ -166,7 +166,7 @@ mod tests {
 
     #[test]
     fn a_unit_is_read_once_while_it_is_kept() {
-        let cache = UnitCache::with_capacity(2);
+        let cache = Kept::with_capacity(2);
         cache.check(0);
         assert_eq!(package(&cache, 1, "a"), "a");
         assert_eq!(package(&cache, 1, "read again"), "a");
@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn the_least_recently_read_unit_goes_first() {
-        let cache = UnitCache::with_capacity(2);
+        let cache = Kept::with_capacity(2);
         cache.check(0);
         package(&cache, 1, "a");
         package(&cache, 2, "b");
@@ -186,7 +186,7 @@ mod tests {
 
     #[test]
     fn a_removal_in_the_store_forgets_every_unit() {
-        let cache = UnitCache::with_capacity(2);
+        let cache = Kept::with_capacity(2);
         cache.check(3);
         package(&cache, 1, "a");
         cache.check(3);
@@ -197,7 +197,7 @@ mod tests {
 
     #[test]
     fn a_path_keeps_its_number() {
-        let cache = UnitCache::with_capacity(2);
+        let cache = Kept::with_capacity(2);
         let a = cache.slot("p/A.java");
         let b = cache.slot("p/B.java");
         assert_ne!(a, b);
@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn a_failed_read_keeps_nothing() {
-        let cache = UnitCache::with_capacity(2);
+        let cache = Kept::with_capacity(2);
         cache.check(0);
         let failed = cache.get_or_read(1, || {
             Err(Error::corrupt(std::path::Path::new("store"), "cut".into()))

@@ -12,7 +12,7 @@ use refscope_store::{LayerChain, NO_FILE, RevisionRow, Store, TreeReader, TypeEn
 use refscope_symbols::classfile::ClassPath;
 use refscope_symbols::names::{SourceTypes, Supertypes, to_supertypes};
 
-use super::kept::UnitCache;
+use super::kept::Kept;
 use super::{CopiesCache, FileSymbols, RevisionClasses, in_file};
 use crate::error::Error;
 
@@ -24,7 +24,7 @@ struct Reads {
     tree: i64,
     by_path: HashMap<Arc<str>, Option<(i64, Arc<UnitSymbols>)>>,
     /// Units' symbols decoded by earlier revisions of the same indexer.
-    units: Arc<UnitCache>,
+    units: Arc<Kept>,
 }
 
 impl Reads {
@@ -70,7 +70,7 @@ pub(crate) struct StoredTable {
     class_path: Arc<ClassPath>,
     overlay: RwLock<Overlay>,
     /// Units' symbols and files' numbers, kept across revisions.
-    kept: Arc<UnitCache>,
+    kept: Arc<Kept>,
     /// [`RevisionClasses::class_copies`]' answers since the overlay last
     /// changed them.
     copies: CopiesCache,
@@ -88,7 +88,7 @@ impl StoredTable {
         store_dir: &std::path::Path,
         parent: &RevisionRow,
         parent_symbols: LayerChain,
-        units: Arc<UnitCache>,
+        units: Arc<Kept>,
         class_path: Arc<ClassPath>,
         keys: BTreeMap<Arc<str>, Option<Vec<String>>>,
     ) -> Result<Self, Error> {
