@@ -4,11 +4,14 @@
 //! and nothing is visibly still writing: no Java file that was written to
 //! is still open (inotify reports closes, so this is known on Linux), and
 //! no git operation holds the repository's index lock (a checkout writes
-//! its files under it). Each wait is bounded after the last event
-//! ([`OPEN_FILE_WAIT`], [`GIT_LOCK_WAIT`]), so a file held open for good or
-//! a stale lock left by a crashed git delays updates but never stops them. This is what lets the
-//! quiet period be short: a save that pauses halfway, or a branch switch
-//! on a loaded machine, still becomes one update.
+//! its files under it; the lock counts as held until the event of its
+//! removal has come, not only while it is on disk, as the events of the
+//! files written under it may still be on their way). Each wait is bounded
+//! after the last event ([`OPEN_FILE_WAIT`], [`GIT_LOCK_WAIT`]), so a file
+//! held open for good or a stale lock left by a crashed git delays updates
+//! but never stops them. This is what lets the quiet period be short: a
+//! save that pauses halfway, or a branch switch on a loaded machine, still
+//! becomes one update.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -36,6 +39,9 @@ pub(super) struct Burst {
     pub(super) rescan: bool,
     /// Java files written to and not closed since.
     open_for_writing: HashSet<PathBuf>,
+    /// Index locks whose creation has come as an event and whose removal
+    /// (or rename into place) has not yet.
+    locks_created: HashSet<PathBuf>,
 }
 
 impl Burst {
@@ -46,6 +52,7 @@ impl Burst {
                 self.rescan |= event.need_rescan();
                 if closes_are_reported() {
                     self.follow_writes(&event);
+                    self.follow_index_locks(&event);
                 }
                 self.paths.extend(event.paths);
             }
@@ -81,11 +88,34 @@ impl Burst {
         }
     }
 
+    /// Follows git's index locks through events. inotify reports events in
+    /// the order they happened, so once the lock's rename into place (or
+    /// removal) has come, so has every write git made under it; the lock's
+    /// absence on disk says less, as the events of a git operation already
+    /// over may still be on their way (a watcher thread not yet scheduled).
+    fn follow_index_locks(&mut self, event: &Event) {
+        let lock = |path: &&PathBuf| path.file_name().is_some_and(|n| n == "index.lock");
+        match event.kind {
+            EventKind::Create(_) => {
+                for path in event.paths.iter().filter(lock) {
+                    self.locks_created.insert(path.clone());
+                }
+            }
+            EventKind::Remove(_) | EventKind::Modify(ModifyKind::Name(RenameMode::From)) => {
+                for path in event.paths.iter().filter(lock) {
+                    self.locks_created.remove(path);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// How long after the last event the update may wait for what is
     /// visibly still being written: git's index lock (`git_lock`) present,
-    /// or a Java file left open after a write; `None` when nothing is.
+    /// or its creation come as an event and its removal not yet, or a Java
+    /// file left open after a write; `None` when nothing is.
     pub(super) fn unfinished(&self, git_lock: Option<&Path>) -> Option<Duration> {
-        if git_lock.is_some_and(Path::exists) {
+        if git_lock.is_some_and(|lock| lock.exists() || self.locks_created.contains(lock)) {
             Some(GIT_LOCK_WAIT)
         } else if !self.open_for_writing.is_empty() {
             Some(OPEN_FILE_WAIT)
@@ -210,6 +240,41 @@ mod tests {
             git_index_lock(linked.path()).unwrap(),
             tree.path().join(".git/worktrees/x/index.lock")
         );
+    }
+
+    #[test]
+    fn a_git_lock_gone_from_disk_is_held_until_its_removal_comes_as_an_event() {
+        if !closes_are_reported() {
+            return;
+        }
+        let tree = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tree.path().join(".git")).unwrap();
+        let lock = git_index_lock(tree.path()).unwrap();
+        let lock_str = lock.to_str().unwrap();
+        let index = tree.path().join(".git/index");
+        let java = tree.path().join("Shop.java");
+        let mut burst = Burst::default();
+        // The lock was created, a file written under it, and the lock
+        // renamed into place; only the first events have come so far.
+        burst.take(event(EventKind::Create(CreateKind::File), &[lock_str]));
+        burst.take(event(CLOSED, &[java.to_str().unwrap()]));
+        assert!(!lock.exists());
+        assert_eq!(burst.unfinished(Some(&lock)), Some(GIT_LOCK_WAIT));
+        burst.take(event(
+            EventKind::Modify(ModifyKind::Name(RenameMode::From)),
+            &[lock_str],
+        ));
+        burst.take(event(
+            EventKind::Modify(ModifyKind::Name(RenameMode::Both)),
+            &[lock_str, index.to_str().unwrap()],
+        ));
+        assert_eq!(burst.unfinished(Some(&lock)), None);
+
+        // A lock removed rather than renamed (a rolled back operation).
+        burst.take(event(EventKind::Create(CreateKind::File), &[lock_str]));
+        assert_eq!(burst.unfinished(Some(&lock)), Some(GIT_LOCK_WAIT));
+        burst.take(event(EventKind::Remove(RemoveKind::File), &[lock_str]));
+        assert_eq!(burst.unfinished(Some(&lock)), None);
     }
 
     fn one_path(kind: EventKind) -> Event {
