@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use refscope_symbols::lookups::NameList;
 use refscope_symbols::{ClassKind, ClassSig, TypeArg, TypeSig, flags};
 use rustc_hash::FxHashSet as HashSet;
 
@@ -160,7 +161,7 @@ impl FileScope<'_> {
             return found.clone();
         }
         let (found, names) = self.nested(|| Arc::new(self.compute_hierarchy(ty)));
-        let names: Arc<[Box<str>]> = names.into();
+        let names = Arc::new(names);
         memo.write()
             .expect("memo lock")
             .insert(key, (found.clone(), names));
@@ -234,9 +235,9 @@ impl FileScope<'_> {
             }
         }
         let (found, names) = self.nested(|| Arc::new(self.compute_methods_named(ty, name)));
-        let names: Arc<[Box<str>]> = match &self.table.shared {
+        let names = match &self.table.shared {
             Some(shared) => shared.methods.intern(names),
-            None => names.into(),
+            None => Arc::new(names),
         };
         if let Some(shared) = &self.table.shared
             && self.shareable(&found)
@@ -364,7 +365,7 @@ impl FileScope<'_> {
 
     /// Runs `compute`, with the names it looks up, sorted (see
     /// [`refscope_symbols::lookups::LookupLog::nested`]).
-    fn nested<T>(&self, compute: impl FnOnce() -> T) -> (T, Vec<Box<str>>) {
+    fn nested<T>(&self, compute: impl FnOnce() -> T) -> (T, NameList) {
         self.log().nested(compute)
     }
 

@@ -3,6 +3,7 @@
 //! ([`FileResolution`]), its compact stored form ([`StoredResolution`]) and
 //! the resolution with the names it looked up ([`TrackedResolution`]).
 
+use refscope_symbols::lookups::NameList;
 use refscope_syntax::facts::NO_ORDINAL;
 use rkyv::{Archive, Deserialize, Serialize};
 
@@ -338,5 +339,5 @@ pub struct TrackedResolution {
     /// References and override links.
     pub resolution: FileResolution,
     /// Every class key and type name looked up, sorted.
-    pub deps: Vec<Box<str>>,
+    pub deps: NameList,
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use refscope_symbols::ClassSig;
 use refscope_symbols::classfile::ClassPath;
+use refscope_symbols::lookups::NameList;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::class::{ClassCopies, ClassEntry, implement_if_interface, is_anonymous, source_root};
@@ -19,7 +20,7 @@ pub type CopiesMemo = std::sync::RwLock<HashMap<Box<str>, ClassCopies>>;
 /// Type hierarchies by (memo partition, type), each with the names its
 /// computation looked up (see [`refscope_symbols::lookups`]).
 pub(crate) type HierarchyMemo =
-    std::sync::RwLock<HashMap<(u32, Ty), (Arc<Vec<Ty>>, Arc<[Box<str>]>)>>;
+    std::sync::RwLock<HashMap<(u32, Ty), (Arc<Vec<Ty>>, Arc<NameList>)>>;
 
 /// Method lookups by (memo partition, type, name). Each answer keeps the
 /// names its computation looked up (see [`refscope_symbols::lookups`]),
@@ -31,11 +32,10 @@ pub struct MethodMemo {
     /// The lists of names the answers keep, each kept once: the lookups
     /// of one type's methods of any name mostly walk the same hierarchy,
     /// and a revision's memo holds hundreds of thousands of answers.
-    name_lists: std::sync::Mutex<rustc_hash::FxHashSet<Arc<[Box<str>]>>>,
+    name_lists: std::sync::Mutex<rustc_hash::FxHashSet<Arc<NameList>>>,
 }
 
-type MethodMap =
-    std::sync::RwLock<HashMap<(u32, Ty, Arc<str>), (Arc<Vec<Found>>, Arc<[Box<str>]>)>>;
+type MethodMap = std::sync::RwLock<HashMap<(u32, Ty, Arc<str>), (Arc<Vec<Found>>, Arc<NameList>)>>;
 
 impl MethodMemo {
     pub(crate) fn map(&self) -> &MethodMap {
@@ -43,12 +43,12 @@ impl MethodMemo {
     }
 
     /// `names` as a list shared with every equal list of this memo.
-    pub(crate) fn intern(&self, names: Vec<Box<str>>) -> Arc<[Box<str>]> {
+    pub(crate) fn intern(&self, names: NameList) -> Arc<NameList> {
         let mut lists = self.name_lists.lock().expect("names lock");
-        if let Some(list) = lists.get(names.as_slice()) {
+        if let Some(list) = lists.get(&names) {
             return list.clone();
         }
-        let list: Arc<[Box<str>]> = names.into();
+        let list = Arc::new(names);
         lists.insert(list.clone());
         list
     }

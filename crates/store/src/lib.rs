@@ -62,7 +62,7 @@ pub use journal::Journal;
 pub use layers::{LayerBuilder, LayerKind, MAX_DEPTH};
 pub use links::{Links, SortedLinks};
 pub use lock::WriteLock;
-pub use names::{BadNames, decode_names, encode_names};
+pub use names::{BadNames, decode_names, encode_names, for_each_name};
 pub use open::Store;
 pub use pack::{DeltaFrame, EncodedFacts, PackLocation, PackReader, encode_facts};
 pub use pack_writer::PackWriter;

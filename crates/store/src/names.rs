@@ -17,28 +17,33 @@ pub struct BadNames;
 
 /// `names` front-coded. Any order decodes back as it was; sorted names
 /// take the fewest bytes.
-pub fn encode_names<N: AsRef<str>>(names: &[N]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(names.len() * 12);
-    let mut previous: &[u8] = &[];
+pub fn encode_names<N: AsRef<str>>(names: impl IntoIterator<Item = N>) -> Vec<u8> {
+    let names = names.into_iter();
+    let mut out = Vec::with_capacity(names.size_hint().0 * 12);
+    let mut previous: Option<N> = None;
     for name in names {
-        let name = name.as_ref().as_bytes();
-        let shared = previous
-            .iter()
-            .zip(name)
-            .take_while(|(a, b)| a == b)
-            .count();
+        let bytes = name.as_ref().as_bytes();
+        let before = previous.as_ref().map_or(&[][..], |p| p.as_ref().as_bytes());
+        let shared = before.iter().zip(bytes).take_while(|(a, b)| a == b).count();
         write_varint(&mut out, shared as u64);
-        write_varint(&mut out, (name.len() - shared) as u64);
-        out.extend_from_slice(&name[shared..]);
-        previous = name;
+        write_varint(&mut out, (bytes.len() - shared) as u64);
+        out.extend_from_slice(&bytes[shared..]);
+        previous = Some(name);
     }
     out
 }
 
 /// The names of an [`encode_names`] list.
 pub fn decode_names(bytes: &[u8]) -> Result<Vec<String>, BadNames> {
-    let mut reader = Reader::new(bytes);
     let mut names = Vec::new();
+    for_each_name(bytes, |name| names.push(name.to_string()))?;
+    Ok(names)
+}
+
+/// Calls `f` with each name of an [`encode_names`] list in turn, without
+/// making a string of each.
+pub fn for_each_name(bytes: &[u8], mut f: impl FnMut(&str)) -> Result<(), BadNames> {
+    let mut reader = Reader::new(bytes);
     let mut name: Vec<u8> = Vec::new();
     while !reader.is_empty() {
         let shared =
@@ -49,9 +54,9 @@ pub fn decode_names(bytes: &[u8]) -> Result<Vec<String>, BadNames> {
         }
         name.truncate(shared);
         name.extend_from_slice(reader.take(rest).map_err(|Damaged| BadNames)?);
-        names.push(String::from_utf8(name.clone()).map_err(|_| BadNames)?);
+        f(std::str::from_utf8(&name).map_err(|_| BadNames)?);
     }
-    Ok(names)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -89,14 +94,14 @@ mod tests {
     #[test]
     fn sorted_names_share_their_prefixes() {
         let names = ["java.util.Map", "java.util.Map.Entry", "java.util.Set"];
-        let bytes = encode_names(&names);
+        let bytes = encode_names(names);
         // 2 + 13, then 2 + 6 (".Entry"), then 2 + 3 ("Set").
         assert_eq!(bytes.len(), 28);
     }
 
     #[test]
     fn damaged_lists_are_errors() {
-        let bytes = encode_names(&["java.util.Map", "java.util.Map.Entry"]);
+        let bytes = encode_names(["java.util.Map", "java.util.Map.Entry"]);
         for cut in 1..bytes.len() {
             // A list cut short either ends between names or fails.
             if let Ok(names) = decode_names(&bytes[..cut]) {

@@ -12,7 +12,6 @@
 //! declaring file of a [`SourceDecl`] is not stored (a reader gives it the
 //! number it uses for the unit's path).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use refscope_resolve::ClassEntry;
@@ -140,7 +139,7 @@ pub fn decode(bytes: &[u8]) -> Result<UnitSymbols, Damaged> {
 /// The string table being built, and its encoding so far.
 #[derive(Default)]
 struct Strings<'s> {
-    index: HashMap<&'s str, u32>,
+    index: rustc_hash::FxHashMap<&'s str, u32>,
     count: u32,
     bytes: Vec<u8>,
 }

@@ -47,7 +47,7 @@ impl NewUnit {
     pub fn new(
         blob_id: &BlobId,
         resolved: Arc<TrackedResolution>,
-        deps: &[impl AsRef<str>],
+        deps: impl IntoIterator<Item = impl AsRef<str>>,
         symbols: &UnitSymbols,
     ) -> Self {
         Self::from_parts(
@@ -59,11 +59,16 @@ impl NewUnit {
         )
     }
 
+    /// The names looked up, as [`encode_names`] wrote them.
+    pub fn encoded_deps(&self) -> &[u8] {
+        &self.deps
+    }
+
     fn from_parts(
         blob_id: &BlobId,
         records: &[ElementRecord],
         resolution: &FileResolution,
-        deps: &[impl AsRef<str>],
+        deps: impl IntoIterator<Item = impl AsRef<str>>,
         symbols: &UnitSymbols,
     ) -> Self {
         let stored = resolution.to_stored();

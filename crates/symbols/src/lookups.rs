@@ -16,28 +16,155 @@
 //! The log is a value the resolution of one file carries, never state of
 //! the thread it runs on: it is `!Sync`, and a file resolves on one thread.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 /// The names one file's resolution looked up, innermost open computation
 /// last.
 #[derive(Debug)]
 pub struct LookupLog {
+    /// The open computations' frames, the outermost first, then frames
+    /// kept empty for computations yet to open: a file opens and closes
+    /// thousands, and a frame's buffers are reused rather than given back.
     frames: RefCell<Vec<Frame>>,
+    /// The innermost open computation's frame.
+    depth: Cell<usize>,
     /// False for a log that notes nothing ([`LookupLog::off`]).
     recording: bool,
 }
 
-/// What one open computation looked up.
+/// Names, sorted, each once, end to end in one buffer: what a memoized
+/// computation looked up, kept with its answer. A revision's memos keep
+/// millions of these lists; one buffer each spares an allocation a name.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct NameList {
+    bytes: Box<str>,
+    /// Where each name ends in `bytes`.
+    ends: Box<[u32]>,
+}
+
+impl NameList {
+    /// The names, sorted.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        (0..self.ends.len()).map(|at| name_in(&self.bytes, &self.ends, at))
+    }
+
+    /// How many names there are.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// `names` sorted, each once.
+    fn sorted_from(mut names: Vec<&str>) -> Self {
+        names.sort_unstable();
+        names.dedup();
+        let mut bytes = String::with_capacity(names.iter().map(|n| n.len()).sum());
+        let ends = names
+            .into_iter()
+            .map(|name| {
+                bytes.push_str(name);
+                u32::try_from(bytes.len()).expect("a list of names under 4 GiB")
+            })
+            .collect();
+        Self {
+            bytes: bytes.into_boxed_str(),
+            ends,
+        }
+    }
+}
+
+impl<'n> FromIterator<&'n str> for NameList {
+    fn from_iter<I: IntoIterator<Item = &'n str>>(names: I) -> Self {
+        Self::sorted_from(names.into_iter().collect())
+    }
+}
+
+/// What one open computation looked up: each name once, end to end in
+/// one buffer. A lookup notes a name millions of times over a revision;
+/// noted here it costs a hash and a probe, and a copy into the buffer the
+/// first time, never an allocation of its own.
 #[derive(Debug, Default)]
 struct Frame {
-    names: FxHashSet<Box<str>>,
+    /// The names in the order first noted, end to end.
+    bytes: String,
+    /// Where each name ends in `bytes`.
+    ends: Vec<u32>,
+    /// Each name's hash, by position.
+    hashes: Vec<u64>,
+    /// Positions of the names, by hash.
+    index: hashbrown::HashTable<u32>,
     /// The memoized name lists already recorded here, by address (each
     /// kept alive, so an address is never another list's): a memo hit
     /// asks for the same few lists again and again.
-    replayed: FxHashMap<usize, Arc<[Box<str>]>>,
+    replayed: FxHashMap<usize, Arc<NameList>>,
+}
+
+impl Frame {
+    /// Name number `at`.
+    fn name(&self, at: usize) -> &str {
+        name_in(&self.bytes, &self.ends, at)
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Notes `name`, whose hash is `hash`, unless it is noted already.
+    fn insert(&mut self, name: &str, hash: u64) {
+        let Frame {
+            bytes,
+            ends,
+            hashes,
+            index,
+            ..
+        } = self;
+        let entry = index.entry(
+            hash,
+            |&at| name_in(bytes, ends, at as usize) == name,
+            |&at| hashes[at as usize],
+        );
+        if let hashbrown::hash_table::Entry::Vacant(vacant) = entry {
+            bytes.push_str(name);
+            let end = u32::try_from(bytes.len()).expect("a file looks up under 4 GiB of names");
+            vacant.insert(ends.len() as u32);
+            ends.push(end);
+            hashes.push(hash);
+        }
+    }
+
+    /// Every name, sorted.
+    fn sorted(&self) -> NameList {
+        NameList::sorted_from((0..self.len()).map(|at| self.name(at)).collect())
+    }
+
+    /// Empty again, its buffers kept.
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.ends.clear();
+        self.hashes.clear();
+        self.index.clear();
+        self.replayed.clear();
+    }
+}
+
+fn name_in<'b>(bytes: &'b str, ends: &[u32], at: usize) -> &'b str {
+    let start = match at {
+        0 => 0,
+        _ => ends[at - 1] as usize,
+    };
+    &bytes[start..ends[at] as usize]
+}
+
+fn hash(name: &str) -> u64 {
+    FxBuildHasher.hash_one(name)
 }
 
 impl Default for LookupLog {
@@ -45,6 +172,7 @@ impl Default for LookupLog {
     fn default() -> Self {
         Self {
             frames: RefCell::new(vec![Frame::default()]),
+            depth: Cell::new(0),
             recording: true,
         }
     }
@@ -68,77 +196,80 @@ impl LookupLog {
             return;
         }
         let mut frames = self.frames.borrow_mut();
-        let names = &mut frames.last_mut().expect("a log has an open frame").names;
-        if !names.contains(name) {
-            names.insert(name.into());
-        }
+        frames[self.depth.get()].insert(name, hash(name));
     }
 
     /// Notes that each of `names` was looked up: the names a memoized
     /// computation recorded, replayed on a hit.
-    pub fn record_all(&self, names: &Arc<[Box<str>]>) {
+    pub fn record_all(&self, names: &Arc<NameList>) {
         if !self.recording {
             return;
         }
         let mut frames = self.frames.borrow_mut();
-        let frame = frames.last_mut().expect("a log has an open frame");
-        let address = Arc::as_ptr(names).cast::<Box<str>>() as usize;
+        let frame = &mut frames[self.depth.get()];
+        let address = Arc::as_ptr(names) as usize;
         if frame.replayed.insert(address, names.clone()).is_some() {
             return;
         }
         for name in names.iter() {
-            if !frame.names.contains(name) {
-                frame.names.insert(name.clone());
-            }
+            frame.insert(name, hash(name));
         }
     }
 
     /// Runs `compute`, and returns with its result the names it looked up,
     /// sorted: for a memo that keeps them with its answer. The enclosing
     /// computation is told about them too.
-    pub fn nested<T>(&self, compute: impl FnOnce() -> T) -> (T, Vec<Box<str>>) {
+    pub fn nested<T>(&self, compute: impl FnOnce() -> T) -> (T, NameList) {
         if !self.recording {
-            return (compute(), Vec::new());
+            return (compute(), NameList::default());
         }
         /// Closes the frame if `compute` unwinds, so the log stays usable.
         struct Open<'l>(&'l LookupLog);
         impl Drop for Open<'_> {
             fn drop(&mut self) {
-                self.0.frames.borrow_mut().pop();
+                let depth = self.0.depth.get();
+                self.0.frames.borrow_mut()[depth].clear();
+                self.0.depth.set(depth - 1);
             }
         }
-        self.frames.borrow_mut().push(Frame::default());
+        let depth = self.depth.get() + 1;
+        {
+            let mut frames = self.frames.borrow_mut();
+            if frames.len() == depth {
+                frames.push(Frame::default());
+            }
+        }
+        self.depth.set(depth);
         let open = Open(self);
         let value = compute();
         let names = {
             let mut frames = self.frames.borrow_mut();
-            let inner = std::mem::take(frames.last_mut().expect("the nested frame is open"));
-            let outer = frames.len() - 2;
-            frames[outer].names.extend(inner.names.iter().cloned());
+            let (outer, inner) = frames.split_at_mut(depth);
+            let (outer, inner) = (&mut outer[depth - 1], &mut inner[0]);
+            for at in 0..inner.len() {
+                outer.insert(inner.name(at), inner.hashes[at]);
+            }
             // What the inner frame replayed, the outer one now has.
-            frames[outer].replayed.extend(inner.replayed);
-            inner.names
+            outer.replayed.extend(inner.replayed.drain());
+            inner.sorted()
         };
         drop(open);
-        (value, sorted(names))
+        (value, names)
     }
 
     /// Everything looked up, sorted.
-    pub fn finish(self) -> Vec<Box<str>> {
-        let mut frames = self.frames.into_inner();
-        sorted(frames.swap_remove(0).names)
+    pub fn finish(self) -> NameList {
+        self.frames.borrow()[0].sorted()
     }
-}
-
-fn sorted(names: FxHashSet<Box<str>>) -> Vec<Box<str>> {
-    let mut names: Vec<Box<str>> = names.into_iter().collect();
-    names.sort_unstable();
-    names
 }
 
 #[cfg(test)]
 mod tests {
-    use super::LookupLog;
+    use super::{LookupLog, NameList};
+
+    fn names(list: &NameList) -> Vec<&str> {
+        list.iter().collect()
+    }
 
     #[test]
     fn nested_names_reach_the_enclosing_computation() {
@@ -149,12 +280,9 @@ mod tests {
             log.record("p.B");
             log.record("p.C");
         });
-        assert_eq!(inner, ["p.B".into(), "p.C".into()]);
+        assert_eq!(names(&inner), ["p.B", "p.C"]);
         log.record("p.D");
-        assert_eq!(
-            log.finish(),
-            ["p.A".into(), "p.B".into(), "p.C".into(), "p.D".into()]
-        );
+        assert_eq!(names(&log.finish()), ["p.A", "p.B", "p.C", "p.D"]);
     }
 
     #[test]
@@ -169,24 +297,25 @@ mod tests {
         assert!(unwound.is_err());
         log.record("p.A");
         // The names of the abandoned computation stay behind with it.
-        assert_eq!(log.finish(), ["p.A".into()]);
+        assert_eq!(names(&log.finish()), ["p.A"]);
     }
 
     #[test]
     fn a_replayed_list_is_recorded_in_each_frame_that_replays_it() {
         let log = LookupLog::default();
-        let memoized: std::sync::Arc<[Box<str>]> = vec!["p.A".into(), "p.B".into()].into();
+        let memoized: std::sync::Arc<NameList> =
+            std::sync::Arc::new(["p.B", "p.A"].into_iter().collect());
         log.record_all(&memoized);
         // Replayed again inside a nested computation: its memo needs them.
         let ((), inner) = log.nested(|| {
             log.record_all(&memoized);
             log.record("p.C");
         });
-        assert_eq!(inner, ["p.A".into(), "p.B".into(), "p.C".into()]);
+        assert_eq!(names(&inner), ["p.A", "p.B", "p.C"]);
         let ((), inner) = log.nested(|| log.record_all(&memoized));
-        assert_eq!(inner, ["p.A".into(), "p.B".into()]);
+        assert_eq!(names(&inner), ["p.A", "p.B"]);
         log.record_all(&memoized);
-        assert_eq!(log.finish(), ["p.A".into(), "p.B".into(), "p.C".into()]);
+        assert_eq!(names(&log.finish()), ["p.A", "p.B", "p.C"]);
     }
 
     #[test]
@@ -196,5 +325,16 @@ mod tests {
         let ((), inner) = log.nested(|| log.record("p.B"));
         assert!(inner.is_empty());
         assert!(log.finish().is_empty());
+    }
+
+    #[test]
+    fn a_list_of_names_is_sorted_each_name_once() {
+        let list: NameList = ["p.B", "", "p.A", "p.B", "p.Été"].into_iter().collect();
+        assert_eq!(names(&list), ["", "p.A", "p.B", "p.Été"]);
+        assert_eq!(list.len(), 4);
+        assert!(NameList::default().is_empty());
+        // Equal lists are equal however they were made.
+        let again: NameList = ["p.Été", "p.A", "", "p.B"].into_iter().collect();
+        assert_eq!(list, again);
     }
 }

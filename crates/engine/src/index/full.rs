@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 use refscope_store::{
     BlobId, BulkLayer, IndexTransaction, LayerKind, Links, NewUnit, PackLocation, PackReader,
-    PackWriter, UnitSymbols, write_full_layer,
+    PackWriter, UnitSymbols, encode_names, write_full_layer,
 };
 use refscope_symbols::lookups::LookupLog;
 use refscope_symbols::names::{canonical_names, type_skeleton};
@@ -187,7 +187,7 @@ pub(super) fn index_full(
                 .map_err(|e| corrupt(&file.path, e))?;
             let symbols = table.symbols(slot as u32);
             let symbol_deps = std::mem::take(&mut *symbol_deps[slot].lock().expect("not poisoned"));
-            let (tracked, deps) = resolve_file(
+            let mut tracked = resolve_file(
                 &table,
                 &universe,
                 &memos,
@@ -203,21 +203,18 @@ pub(super) fn index_full(
             } else {
                 UnitSymbols::default()
             };
-            let keys: Vec<String> = unit_symbols
-                .keys()
-                .into_iter()
-                .map(str::to_string)
-                .collect();
-            let unit = NewUnit::new(&file.blob_id, Arc::new(tracked), &deps, &unit_symbols);
-            Ok::<_, Error>((unit, deps, keys))
+            let keys = encode_names(unit_symbols.keys());
+            let deps = std::mem::take(&mut tracked.deps);
+            let unit = NewUnit::new(&file.blob_id, Arc::new(tracked), deps.iter(), &unit_symbols);
+            Ok::<_, Error>((unit, keys))
         },
         |at, resolved| {
             let slot = order[at];
-            let (unit, deps, keys) = resolved?;
-            units[slot] = writer.store(&files[slot].blob_id, unit, &mut links)?;
+            let (unit, keys) = resolved?;
             if let (Some(&path), Some(spill)) = (path_numbers.get(slot), &mut spill) {
-                spill.add(path, &keys, &deps)?;
+                spill.add(path, &keys, unit.encoded_deps())?;
             }
+            units[slot] = writer.store(&files[slot].blob_id, unit, &mut links)?;
             progress(Progress::Advance(1));
             Ok::<(), Error>(())
         },

@@ -308,7 +308,7 @@ pub(super) fn index_layered(
                 .map_err(|e| corrupt(path, e))?;
             let symbols = table.computed(path).expect("dirty files have symbols");
             let slot = table.slot(path);
-            let (tracked, deps) = resolve_file(
+            let mut tracked = resolve_file(
                 &*table,
                 &universe,
                 &memos,
@@ -318,7 +318,8 @@ pub(super) fn index_layered(
                 slot,
                 LookupLog::default(),
             );
-            let unit = NewUnit::new(blob_id, Arc::new(tracked), &deps, &symbols.to_unit());
+            let deps = std::mem::take(&mut tracked.deps);
+            let unit = NewUnit::new(blob_id, Arc::new(tracked), deps.iter(), &symbols.to_unit());
             Ok::<_, Error>((unit, deps))
         },
         |at, resolved| {
@@ -326,7 +327,7 @@ pub(super) fn index_layered(
             let (unit, deps) = resolved?;
             let unit = writer.store(blob_id, unit, &mut links)?;
             written.tree.push((path.clone(), Some((*blob_id, unit))));
-            for name in &deps {
+            for name in deps.iter() {
                 written.lookups.add(name, path);
             }
             progress(Progress::Advance(1));

@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use refscope_store::{BulkLayer, decode_names, encode_names};
+use refscope_store::{BulkLayer, decode_names};
 
 use crate::error::Error;
 
@@ -30,21 +30,15 @@ impl LayerSpill {
     }
 
     /// Sets aside path number `path`'s class keys and the names it looked
-    /// up (each sorted).
-    pub(super) fn add<K: AsRef<str>, D: AsRef<str>>(
-        &mut self,
-        path: u32,
-        keys: &[K],
-        deps: &[D],
-    ) -> Result<(), Error> {
-        let keys = encode_names(keys);
-        let deps = encode_names(deps);
+    /// up, each list sorted and as
+    /// [`encode_names`](refscope_store::encode_names) writes it.
+    pub(super) fn add(&mut self, path: u32, keys: &[u8], deps: &[u8]) -> Result<(), Error> {
         let mut record = Vec::with_capacity(12 + keys.len() + deps.len());
         record.extend_from_slice(&path.to_le_bytes());
         record.extend_from_slice(&(keys.len() as u32).to_le_bytes());
         record.extend_from_slice(&(deps.len() as u32).to_le_bytes());
-        record.extend_from_slice(&keys);
-        record.extend_from_slice(&deps);
+        record.extend_from_slice(keys);
+        record.extend_from_slice(deps);
         self.out
             .write_all(&record)
             .map_err(|e| Error::io(&self.dir, e))
@@ -90,7 +84,7 @@ impl LayerSpill {
 
 #[cfg(test)]
 mod tests {
-    use refscope_store::{BulkLayer, LayerKind};
+    use refscope_store::{BulkLayer, LayerKind, encode_names};
 
     use super::LayerSpill;
 
@@ -114,7 +108,9 @@ mod tests {
             lookups.add_path(path);
             direct_symbols.add_path(path);
             direct_lookups.add_path(path);
-            spill.add(n, keys, deps).unwrap();
+            spill
+                .add(n, &encode_names(keys), &encode_names(deps))
+                .unwrap();
             direct_symbols.add(n, keys);
             direct_lookups.add(n, deps);
         }

@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use refscope_resolve::class::{ClassCopies, implement_if_interface, is_anonymous, source_root};
 use refscope_resolve::table::{CopiesMemo, MethodMemo, SharedMemos, SourceClasses};
 use refscope_resolve::{self as resolver, ClassEntry, SymbolTable, TrackedResolution};
-use refscope_store::{NO_FILE, TypeEntry, UnitSymbols, decode_names, encode_names};
+use refscope_store::{TypeEntry, UnitSymbols, encode_names, for_each_name};
 use refscope_symbols::classfile::ClassPath;
 use refscope_symbols::lookups::LookupLog;
 use refscope_symbols::names::{Qualifier, TypeUniverse, canonical_names, type_skeleton};
@@ -53,17 +53,15 @@ pub(crate) struct FileSymbols {
 }
 
 impl FileSymbols {
-    /// The types and classes as the store keeps them (declarations with no
-    /// file: a reader gives them the number it uses for the path).
+    /// The types and classes as the store keeps them. Their declarations
+    /// still name this file's number, which the store does not keep (a
+    /// reader gives them the number it uses for the path): compare them
+    /// [`in_file`] one number.
     pub(crate) fn to_unit(&self) -> UnitSymbols {
         UnitSymbols {
             package: self.package.clone(),
             types: self.types.clone(),
-            classes: self
-                .placeless
-                .iter()
-                .map(|entry| in_file(entry, NO_FILE))
-                .collect(),
+            classes: self.placeless.clone(),
         }
     }
 }
@@ -121,7 +119,7 @@ pub(crate) fn file_classes(
         types,
         own,
         placeless,
-        deps: encode_names(&log.finish()).into_boxed_slice(),
+        deps: encode_names(log.finish().iter()).into_boxed_slice(),
     }
 }
 
@@ -373,7 +371,7 @@ impl SourceClasses for FileView<'_> {
 /// Resolves file `slot` (its facts `facts`, its symbols `symbols`, whose
 /// lookups are `symbol_deps`: their `deps`, or those taken out of them)
 /// against `classes` and `universe`, noting lookups in `log`; the
-/// resolution, and every name its symbols and resolution looked up, sorted.
+/// resolution, with every name its symbols and resolution looked up.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn resolve_file(
     classes: &dyn RevisionClasses,
@@ -384,51 +382,11 @@ pub(crate) fn resolve_file(
     symbol_deps: &[u8],
     slot: u32,
     log: LookupLog,
-) -> (TrackedResolution, Vec<Box<str>>) {
+) -> TrackedResolution {
     let view = FileView::new(classes, slot, &symbols.own);
     let path = classes.path(slot).unwrap_or_else(|| Arc::from(""));
     let shared = memos.partition(source_root(&path, symbols.package.as_deref()));
     let table = SymbolTable::over(&view, Some(classes.class_path().clone()), Some(shared));
-    let mut tracked = resolver::resolve_file_tracked(&table, universe, facts, slot, log);
-    let own = decode_names(symbol_deps).expect("encoded by file_classes");
-    let deps = merge_sorted(std::mem::take(&mut tracked.deps), own);
-    (tracked, deps)
-}
-
-/// Two sorted lists of names as one, each name once.
-fn merge_sorted(a: Vec<Box<str>>, b: Vec<String>) -> Vec<Box<str>> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let mut b = b.into_iter().peekable();
-    for name in a {
-        while let Some(next) = b.next_if(|n| n.as_str() < name.as_ref()) {
-            out.push(next.into_boxed_str());
-        }
-        if b.peek().is_some_and(|n| n.as_str() == name.as_ref()) {
-            b.next();
-        }
-        out.push(name);
-    }
-    out.extend(b.map(String::into_boxed_str));
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::merge_sorted;
-
-    #[test]
-    fn merged_names_are_sorted_and_each_once() {
-        let names = |list: &[&str]| {
-            list.iter()
-                .map(|n| Box::<str>::from(*n))
-                .collect::<Vec<_>>()
-        };
-        let strings = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            merge_sorted(names(&["a", "c", "e"]), strings(&["b", "c", "f"])),
-            names(&["a", "b", "c", "e", "f"])
-        );
-        assert_eq!(merge_sorted(names(&[]), strings(&["x"])), names(&["x"]));
-        assert_eq!(merge_sorted(names(&["x"]), strings(&[])), names(&["x"]));
-    }
+    for_each_name(symbol_deps, |name| log.record(name)).expect("encoded by file_classes");
+    resolver::resolve_file_tracked(&table, universe, facts, slot, log)
 }
