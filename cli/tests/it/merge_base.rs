@@ -97,6 +97,40 @@ fn three_dots_diff_from_the_merge_base_and_two_dots_from_the_base() {
 }
 
 #[test]
+fn a_merge_base_not_indexed_is_indexed_by_the_query_that_names_it() {
+    let (repo, fork) = diverged();
+    let store = tempfile::tempdir().unwrap();
+    let store_arg = store.path().to_str().unwrap();
+    for rev in ["main", "feature"] {
+        run(repo.path(), &["index", "--rev", rev, "--store", store_arg]).ok();
+    }
+    let revisions = || run(repo.path(), &["revisions", "--store", store_arg]).ok();
+    assert!(!revisions().contains(&fork), "{}", revisions());
+
+    let branch_only = run(
+        repo.path(),
+        &["query", "changed main...feature", "--store", store_arg],
+    )
+    .ok();
+    assert!(
+        branch_only.contains("p.Shop#order(p.Stock)")
+            && !branch_only.contains("Ledger")
+            && !branch_only.contains("Stock#take"),
+        "{branch_only}"
+    );
+    assert!(revisions().contains(&fork), "{}", revisions());
+    // Two dots name no merge base: a tip not indexed is still refused.
+    git(repo.path(), &["checkout", "-q", "feature"]);
+    commit_on_branch(&repo, &[("src/p/Ledger.java", LEDGER)], "a ledger too");
+    let refused = run(
+        repo.path(),
+        &["query", "changed main..HEAD", "--store", store_arg],
+    );
+    let message = refused.fails_with(1);
+    assert!(message.contains("not indexed"), "{message}");
+}
+
+#[test]
 fn a_task_reviews_its_branch_against_the_merge_base() {
     let (repo, fork) = diverged();
     let store = tempfile::tempdir().unwrap();

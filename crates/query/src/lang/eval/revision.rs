@@ -5,7 +5,9 @@
 
 use std::rc::Rc;
 
-use refscope_engine::{BlobReader, DiffConfig, Error, Snapshot};
+use refscope_engine::{
+    BlobReader, DiffConfig, Error, IndexConfig, Indexer, Snapshot, Source, SourceLimits, Store,
+};
 
 use super::super::ast::{Revision, Span};
 use super::super::error::QueryError;
@@ -72,7 +74,8 @@ impl<'s> Evaluator<'s> {
     }
 
     /// The merge base of `base` and `head` (the revision read when there is
-    /// none) as a revision of the repository, spanning `base`.
+    /// none) as a revision of the repository, spanning `base`; indexed
+    /// first when it is not yet (a pull request's merge base seldom is).
     fn merge_base(
         &self,
         snapshot: &Snapshot<'s>,
@@ -91,6 +94,10 @@ impl<'s> Evaluator<'s> {
             None => snapshot.revision().name.as_str(),
         };
         let name = source.merge_base(&base.name, head_name).map_err(at)?;
+        let indexed = self.store.revision(&name).map_err(|e| at(e.into()))?;
+        if indexed.is_none() {
+            index_on_demand(self.store, source, &name).map_err(at)?;
+        }
         Ok(Revision {
             name,
             span: base.span,
@@ -108,4 +115,12 @@ impl<'s> Evaluator<'s> {
         *self.blobs.borrow_mut() = Some(reader.clone());
         reader
     }
+}
+
+/// Indexes commit `name` of `source` into `store`, as `refscope index
+/// --rev NAME` would.
+fn index_on_demand(store: &Store, source: &Source, name: &str) -> Result<(), Error> {
+    let revision = source.resolve_revision(Some(name), &SourceLimits::default())?;
+    Indexer::new(store, IndexConfig::default()).index(source, &revision, &mut |_| {})?;
+    Ok(())
 }
