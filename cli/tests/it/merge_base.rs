@@ -131,6 +131,71 @@ fn a_merge_base_not_indexed_is_indexed_by_the_query_that_names_it() {
 }
 
 #[test]
+fn a_merge_base_is_not_indexed_by_a_query_against_other_libraries() {
+    let (repo, fork) = diverged();
+    let store = tempfile::tempdir().unwrap();
+    let store_arg = store.path().to_str().unwrap();
+    // A jar with no classes: a class path all the same, which a query
+    // does not know of.
+    let jar = store.path().join("empty.jar");
+    let mut empty_zip = b"PK\x05\x06".to_vec();
+    empty_zip.resize(22, 0);
+    std::fs::write(&jar, empty_zip).unwrap();
+    let jar_arg = jar.to_str().unwrap();
+    for rev in ["main", "feature"] {
+        run(
+            repo.path(),
+            &[
+                "index",
+                "--rev",
+                rev,
+                "--classpath",
+                jar_arg,
+                "--store",
+                store_arg,
+            ],
+        )
+        .ok();
+    }
+    let refused = run(
+        repo.path(),
+        &["query", "changed main...feature", "--store", store_arg],
+    )
+    .fails_with(1);
+    assert!(
+        refused.contains(&format!("the merge base {fork} is not indexed"))
+            && refused.contains("--classpath"),
+        "{refused}"
+    );
+    let revisions = run(repo.path(), &["revisions", "--store", store_arg]).ok();
+    assert!(!revisions.contains(&fork), "{revisions}");
+
+    // Indexed as the others were, it is used.
+    run(
+        repo.path(),
+        &[
+            "index",
+            "--rev",
+            &fork,
+            "--classpath",
+            jar_arg,
+            "--store",
+            store_arg,
+        ],
+    )
+    .ok();
+    let branch_only = run(
+        repo.path(),
+        &["query", "changed main...feature", "--store", store_arg],
+    )
+    .ok();
+    assert!(
+        branch_only.contains("p.Shop#order(p.Stock)"),
+        "{branch_only}"
+    );
+}
+
+#[test]
 fn a_task_reviews_its_branch_against_the_merge_base() {
     let (repo, fork) = diverged();
     let store = tempfile::tempdir().unwrap();

@@ -165,6 +165,15 @@ impl<'s> Indexer<'s> {
         std::mem::forget(self.libraries.take());
     }
 
+    /// The digest of the libraries this indexer resolves against (the JDK
+    /// and the class path), as each revision it indexes records it: a
+    /// revision with another digest was indexed against other libraries,
+    /// and its answers are not comparable element by element.
+    pub fn library_digest(&mut self) -> Result<[u8; 16], Error> {
+        self.load_libraries(&mut |_| {})?;
+        Ok(self.libraries.as_ref().expect("loaded above").digest)
+    }
+
     fn load_libraries(&mut self, progress: &mut dyn FnMut(Progress)) -> Result<(), Error> {
         if self.libraries.is_some() {
             return Ok(());

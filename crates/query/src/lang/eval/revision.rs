@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use refscope_engine::{
-    BlobReader, DiffConfig, Error, IndexConfig, Indexer, Snapshot, Source, SourceLimits, Store,
+    BlobReader, DiffConfig, Error, IndexConfig, Indexer, Snapshot, SourceLimits,
 };
 
 use super::super::ast::{Revision, Span};
@@ -75,7 +75,10 @@ impl<'s> Evaluator<'s> {
 
     /// The merge base of `base` and `head` (the revision read when there is
     /// none) as a revision of the repository, spanning `base`; indexed
-    /// first when it is not yet (a pull request's merge base seldom is).
+    /// first when it is not yet (a pull request's merge base seldom is),
+    /// unless `head` was indexed against other libraries than an index
+    /// run here would use (a class path given to `refscope index`): the
+    /// two would differ where the libraries do, not where the code does.
     fn merge_base(
         &self,
         snapshot: &Snapshot<'s>,
@@ -89,14 +92,33 @@ impl<'s> Evaluator<'s> {
                 "A...B needs the git repository the store indexed: run the query in its work tree or give --repo",
             ));
         };
-        let head_name = match head {
-            Some(head) => head.name.as_str(),
-            None => snapshot.revision().name.as_str(),
+        let named_head;
+        let head_revision = match head {
+            Some(head) => {
+                named_head = self.snapshot_at(head)?;
+                named_head.revision()
+            }
+            None => snapshot.revision(),
         };
-        let name = source.merge_base(&base.name, head_name).map_err(at)?;
+        let name = source
+            .merge_base(&base.name, &head_revision.name)
+            .map_err(at)?;
         let indexed = self.store.revision(&name).map_err(|e| at(e.into()))?;
         if indexed.is_none() {
-            index_on_demand(self.store, source, &name).map_err(at)?;
+            let mut indexer = Indexer::new(self.store, IndexConfig::default());
+            if indexer.library_digest().map_err(at)? != head_revision.library_digest {
+                return Err(QueryError::evaluation(
+                    Some(base.span),
+                    format!(
+                        "the merge base {name} is not indexed, and {} was indexed with other libraries (a class path) than a query can index it with: index it as {} was, `refscope index --rev {name} --classpath ...`",
+                        head_revision.name, head_revision.name
+                    ),
+                ));
+            }
+            let revision = source
+                .resolve_revision(Some(&name), &SourceLimits::default())
+                .map_err(at)?;
+            indexer.index(source, &revision, &mut |_| {}).map_err(at)?;
         }
         Ok(Revision {
             name,
@@ -115,12 +137,4 @@ impl<'s> Evaluator<'s> {
         *self.blobs.borrow_mut() = Some(reader.clone());
         reader
     }
-}
-
-/// Indexes commit `name` of `source` into `store`, as `refscope index
-/// --rev NAME` would.
-fn index_on_demand(store: &Store, source: &Source, name: &str) -> Result<(), Error> {
-    let revision = source.resolve_revision(Some(name), &SourceLimits::default())?;
-    Indexer::new(store, IndexConfig::default()).index(source, &revision, &mut |_| {})?;
-    Ok(())
 }
