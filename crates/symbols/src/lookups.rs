@@ -18,9 +18,9 @@
 
 use std::cell::{Cell, RefCell};
 use std::hash::BuildHasher;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::{FxBuildHasher, FxHashSet};
 
 /// The names one file's resolution looked up, innermost open computation
 /// last.
@@ -39,8 +39,13 @@ pub struct LookupLog {
 /// Names, sorted, each once, end to end in one buffer: what a memoized
 /// computation looked up, kept with its answer. A revision's memos keep
 /// millions of these lists; one buffer each spares an allocation a name.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+/// Lists are equal when their names are.
+#[derive(Debug, Clone, Default)]
 pub struct NameList {
+    /// Which list this is, for a log to know it replayed it already:
+    /// unique to each list made (never reused, unlike an address), 0 for
+    /// a list with no names.
+    id: u64,
     bytes: Box<str>,
     /// Where each name ends in `bytes`.
     ends: Box<[u32]>,
@@ -67,17 +72,40 @@ impl NameList {
         names.sort_unstable();
         names.dedup();
         let mut bytes = String::with_capacity(names.iter().map(|n| n.len()).sum());
-        let ends = names
+        let ends: Box<[u32]> = names
             .into_iter()
             .map(|name| {
                 bytes.push_str(name);
                 u32::try_from(bytes.len()).expect("a list of names under 4 GiB")
             })
             .collect();
+        let id = match ends.len() {
+            0 => 0,
+            _ => NEXT_LIST_ID.fetch_add(1, Ordering::Relaxed),
+        };
         Self {
+            id,
             bytes: bytes.into_boxed_str(),
             ends,
         }
+    }
+}
+
+/// The id of the next [`NameList`] made.
+static NEXT_LIST_ID: AtomicU64 = AtomicU64::new(1);
+
+impl PartialEq for NameList {
+    fn eq(&self, other: &Self) -> bool {
+        self.ends == other.ends && self.bytes == other.bytes
+    }
+}
+
+impl Eq for NameList {}
+
+impl std::hash::Hash for NameList {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.bytes.hash(state);
+        self.ends.hash(state);
     }
 }
 
@@ -101,10 +129,9 @@ struct Frame {
     hashes: Vec<u64>,
     /// Positions of the names, by hash.
     index: hashbrown::HashTable<u32>,
-    /// The memoized name lists already recorded here, by address (each
-    /// kept alive, so an address is never another list's): a memo hit
-    /// asks for the same few lists again and again.
-    replayed: FxHashMap<usize, Arc<NameList>>,
+    /// The ids of the memoized name lists already recorded here: a memo
+    /// hit asks for the same few lists again and again.
+    replayed: FxHashSet<u64>,
 }
 
 impl Frame {
@@ -201,14 +228,13 @@ impl LookupLog {
 
     /// Notes that each of `names` was looked up: the names a memoized
     /// computation recorded, replayed on a hit.
-    pub fn record_all(&self, names: &Arc<NameList>) {
-        if !self.recording {
+    pub fn record_all(&self, names: &NameList) {
+        if !self.recording || names.is_empty() {
             return;
         }
         let mut frames = self.frames.borrow_mut();
         let frame = &mut frames[self.depth.get()];
-        let address = Arc::as_ptr(names) as usize;
-        if frame.replayed.insert(address, names.clone()).is_some() {
+        if !frame.replayed.insert(names.id) {
             return;
         }
         for name in names.iter() {
@@ -336,5 +362,17 @@ mod tests {
         // Equal lists are equal however they were made.
         let again: NameList = ["p.Été", "p.A", "", "p.B"].into_iter().collect();
         assert_eq!(list, again);
+    }
+
+    #[test]
+    fn a_list_made_where_a_replayed_one_was_freed_is_replayed_too() {
+        let log = LookupLog::default();
+        for name in ["p.A", "p.B", "p.C", "p.D"] {
+            // Each list is freed before the next is made, likely at the
+            // same address.
+            let list: NameList = [name].into_iter().collect();
+            log.record_all(&list);
+        }
+        assert_eq!(names(&log.finish()), ["p.A", "p.B", "p.C", "p.D"]);
     }
 }
