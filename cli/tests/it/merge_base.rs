@@ -142,26 +142,27 @@ fn a_merge_base_is_not_indexed_by_a_query_against_other_libraries() {
     empty_zip.resize(22, 0);
     std::fs::write(&jar, empty_zip).unwrap();
     let jar_arg = jar.to_str().unwrap();
-    for rev in ["main", "feature"] {
+    let index_with_jar = |rev: &str| {
+        let args = [
+            "index",
+            "--rev",
+            rev,
+            "--classpath",
+            jar_arg,
+            "--store",
+            store_arg,
+        ];
+        run(repo.path(), &args).ok();
+    };
+    let three_dots = || {
         run(
             repo.path(),
-            &[
-                "index",
-                "--rev",
-                rev,
-                "--classpath",
-                jar_arg,
-                "--store",
-                store_arg,
-            ],
+            &["query", "changed main...feature", "--store", store_arg],
         )
-        .ok();
-    }
-    let refused = run(
-        repo.path(),
-        &["query", "changed main...feature", "--store", store_arg],
-    )
-    .fails_with(1);
+    };
+    index_with_jar("main");
+    index_with_jar("feature");
+    let refused = three_dots().fails_with(1);
     assert!(
         refused.contains(&format!("the merge base {fork} is not indexed"))
             && refused.contains("--classpath"),
@@ -171,24 +172,8 @@ fn a_merge_base_is_not_indexed_by_a_query_against_other_libraries() {
     assert!(!revisions.contains(&fork), "{revisions}");
 
     // Indexed as the others were, it is used.
-    run(
-        repo.path(),
-        &[
-            "index",
-            "--rev",
-            &fork,
-            "--classpath",
-            jar_arg,
-            "--store",
-            store_arg,
-        ],
-    )
-    .ok();
-    let branch_only = run(
-        repo.path(),
-        &["query", "changed main...feature", "--store", store_arg],
-    )
-    .ok();
+    index_with_jar(&fork);
+    let branch_only = three_dots().ok();
     assert!(
         branch_only.contains("p.Shop#order(p.Stock)"),
         "{branch_only}"
