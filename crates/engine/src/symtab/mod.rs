@@ -55,8 +55,8 @@ pub(crate) struct FileSymbols {
 impl FileSymbols {
     /// The types and classes as the store keeps them. Their declarations
     /// still name this file's number, which the store does not keep (a
-    /// reader gives them the number it uses for the path): compare them
-    /// [`in_file`] one number.
+    /// reader gives them the number it uses for the path): to compare them
+    /// with a stored unit's, put both [`in_file`] the same number.
     pub(crate) fn to_unit(&self) -> UnitSymbols {
         UnitSymbols {
             package: self.package.clone(),
