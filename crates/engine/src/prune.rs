@@ -31,7 +31,8 @@ pub struct PruneReport {
     pub kept_for_tasks: Vec<(RevisionRow, String)>,
     /// Revisions that remain.
     pub remaining: usize,
-    /// What the store collected; `None` on a dry run or when nothing went.
+    /// What the store collected (also when no revision went: what replaced
+    /// work-tree states left); `None` on a dry run.
     pub collected: Option<Removed>,
     /// The store's size on disk before and after.
     pub bytes_before: u64,
@@ -75,7 +76,7 @@ pub fn prune(
             report.removed.push(revision);
         }
     }
-    if dry_run || report.removed.is_empty() {
+    if dry_run {
         return Ok(report);
     }
     let names: Vec<String> = report.removed.iter().map(|r| r.name.clone()).collect();

@@ -256,6 +256,11 @@ impl StoredResolution {
         self.refs.len()
     }
 
+    /// Its override links.
+    pub fn overrides(&self) -> &[Override] {
+        &self.overrides
+    }
+
     /// The distinct ids (as [`ResolvedRef::target_id`] spells them) of what the resolved
     /// references point at, in no particular order; a target spelled alike
     /// from two stored targets (say, declared at two paths) may come twice.

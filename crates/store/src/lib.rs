@@ -44,6 +44,7 @@ mod pack;
 mod pack_writer;
 mod prune;
 mod references;
+mod retire;
 mod revisions;
 mod symbols;
 mod tasks;

@@ -17,6 +17,7 @@ use super::layered::{Content, Layered, NotLayered, index_layered};
 use super::libraries::Libraries;
 use super::parse::{Parsed, parse_new_blobs};
 use super::report::{IndexSummary, Progress};
+use super::worktree_units::{Update, WorktreeUnits};
 use crate::error::Error;
 use crate::source::{Changes, Files, Revision, RevisionKind, Source, SourceFile, SourceLimits};
 use crate::symtab::kept::Kept;
@@ -79,6 +80,9 @@ pub struct Indexer<'s> {
     /// The workers, kept from one revision to the next (with what each
     /// keeps per thread: its parser, its allocator's pages).
     pool: Option<rayon::ThreadPool>,
+    /// The units of this indexer's work-tree revisions that no other
+    /// revision holds (with [`IndexConfig::replace_worktree`]).
+    worktree_units: WorktreeUnits,
 }
 
 /// How a revision is indexed.
@@ -104,6 +108,7 @@ impl<'s> Indexer<'s> {
             libraries: None,
             units: Arc::default(),
             pool: None,
+            worktree_units: WorktreeUnits::default(),
         }
     }
 
@@ -129,6 +134,11 @@ impl<'s> Indexer<'s> {
         }
         self.load_libraries(progress)?;
         let plan = self.plan(source, revision)?;
+        let worktree = if self.config.replace_worktree && revision.kind == RevisionKind::WorkTree {
+            Some(self.worktree_units.begin(self.store)?)
+        } else {
+            None
+        };
         let jobs = self.config.jobs;
         let pool = self.pool.get_or_insert_with(|| {
             rayon::ThreadPoolBuilder::new()
@@ -145,17 +155,23 @@ impl<'s> Indexer<'s> {
             source,
             revision,
             started,
+            worktree,
+            committed: None,
         };
-        match plan {
+        let summary = match plan {
             Plan::Layered { parent, changes } => match run.layered(&parent, &changes, progress)? {
-                Some(summary) => Ok(summary),
+                Some(summary) => summary,
                 None => {
                     let (files, skipped) = listing_over(self.store, &parent, &changes)?;
-                    run.full(&files, skipped, progress)
+                    run.full(&files, skipped, progress)?
                 }
             },
-            Plan::Full { files, skipped } => run.full(&files, skipped, progress),
+            Plan::Full { files, skipped } => run.full(&files, skipped, progress)?,
+        };
+        if let (Some(update), Some(revision)) = (run.worktree, run.committed) {
+            self.worktree_units.committed(update, revision);
         }
+        Ok(summary)
     }
 
     /// Ends indexing in a process that is about to exit: everything is
@@ -417,6 +433,10 @@ struct Run<'r> {
     source: &'r Source,
     revision: &'r Revision,
     started: Instant,
+    /// Which units the work-tree revision this run replaces held alone.
+    worktree: Option<Update>,
+    /// The id of the revision row committed.
+    committed: Option<i64>,
 }
 
 impl Run<'_> {
@@ -482,6 +502,9 @@ impl Run<'_> {
                 .zip(&indexed.units)
                 .map(|(f, &unit)| (&*f.path, f.blob_id, unit)),
         )?;
+        if let Some(update) = &mut self.worktree {
+            tx.remove_units(&update.replace_all(indexed.units.iter().copied()))?;
+        }
         let mut totals = RevisionTotals {
             n_files: packed.len() as u64,
             ..RevisionTotals::default()
@@ -620,6 +643,18 @@ impl Run<'_> {
             .map(|(path, entry)| (&**path, *entry))
             .collect();
         let tree = tx.update_tree(parent.tree, &tree_changes)?;
+        if let Some(update) = &mut self.worktree {
+            update.over(parent.id);
+            let mut replaced = Vec::with_capacity(written.tree.len());
+            for (path, entry) in &written.tree {
+                let held = match before.get(&**path) {
+                    Some(&(_, unit)) => Some(unit),
+                    None => trees.file(store, parent.tree, path)?.map(|(_, unit)| unit),
+                };
+                replaced.push((held, entry.map(|(_, unit)| unit)));
+            }
+            tx.remove_units(&update.replace(replaced))?;
+        }
         let mut writer = PackWriter::open(&store.pack_path(), store.committed_pack_len()?)?;
         let (parent_symbols, parent_lookups) = &written.parent_chains;
         let symbols = parent_symbols.push(&written.symbols, &mut writer)?;
@@ -670,7 +705,7 @@ impl Run<'_> {
     /// Writes the revision's row, commits, and says what was done.
     #[allow(clippy::too_many_arguments)]
     fn finish(
-        &self,
+        &mut self,
         tx: refscope_store::IndexTransaction<'_>,
         parent: Option<&str>,
         tree: i64,
@@ -705,6 +740,7 @@ impl Run<'_> {
         totals.seconds = self.started.elapsed().as_secs_f64();
         tx.set_revision_totals(revision_id, &totals)?;
         tx.commit()?;
+        self.committed = Some(revision_id);
         Ok(IndexSummary {
             revision: revision.name.clone(),
             already_indexed: false,

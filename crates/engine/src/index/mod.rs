@@ -30,6 +30,7 @@ mod libraries;
 mod parse;
 mod report;
 mod spill;
+mod worktree_units;
 mod write;
 
 pub use indexer::{IndexConfig, Indexer};

@@ -6,3 +6,4 @@ mod damaged_layers;
 mod diff;
 mod revision_cache;
 mod store;
+mod worktree_units;
