@@ -3,12 +3,15 @@
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result};
 use clap::{Args, ValueEnum};
 use refscope_mcp_bridge::context::settings::ContextSettings;
 use refscope_mcp_bridge::context::tool::ContextTools;
+use refscope_mcp_bridge::http::{HttpOptions, Token};
 use refscope_mcp_bridge::query_tool::QueryTools;
-use refscope_mcp_bridge::server::{Server, Transport, serve};
+use refscope_mcp_bridge::server::{Server, ServerError, Transport, serve};
 use refscope_mcp_bridge::task::TaskStore;
 use refscope_tool::ToolSet;
 
@@ -27,6 +30,27 @@ pub struct McpArgs {
     /// Shorthand for --transport http --host H --port P.
     #[arg(long, value_name = "HOST:PORT", conflicts_with_all = ["transport", "host", "port"])]
     http: Option<SocketAddr>,
+    /// A file holding the bearer token every HTTP request must carry
+    /// (`Authorization: Bearer TOKEN`); REFSCOPE_MCP_TOKEN gives it too.
+    /// Required to listen beyond loopback.
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
+    /// A browser origin allowed to call the HTTP server, such as
+    /// https://review.example.com (repeatable; loopback origins are allowed
+    /// on a loopback server). Requests without an Origin header are not
+    /// browsers' and pass.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    allowed_origins: Vec<String>,
+    /// A Host name (or name:port) the HTTP server answers to beyond
+    /// loopback (repeatable; by default any, the token guarding it).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allowed_hosts: Vec<String>,
+    /// HTTP sessions open at once; a client opening one more is refused.
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    max_sessions: usize,
+    /// Seconds after which an HTTP session without requests is closed.
+    #[arg(long, default_value_t = 300, value_name = "SECONDS")]
+    session_idle: u64,
     /// The tool sets to offer, comma-separated: context (`code_context`),
     /// query (`code_query`), review (`aicr.*`, needs --task).
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = [ToolSetArg::Context, ToolSetArg::Query, ToolSetArg::Review], value_name = "SETS")]
@@ -70,8 +94,10 @@ pub fn run(args: McpArgs) -> Result<()> {
         .with_max_level(tracing::Level::INFO)
         .init();
     let transport = match (args.http, args.transport) {
-        (Some(addr), _) => Transport::Http(addr),
-        (None, TransportArg::Http) => Transport::Http(SocketAddr::new(args.host, args.port)),
+        (Some(addr), _) => Transport::Http(http_options(&args, addr)?),
+        (None, TransportArg::Http) => {
+            Transport::Http(http_options(&args, SocketAddr::new(args.host, args.port))?)
+        }
         (None, TransportArg::Stdio) => Transport::Stdio,
     };
     let store_dir = crate::task::store_dir(args.store.as_deref(), Path::new("."))?;
@@ -104,4 +130,34 @@ pub fn run(args: McpArgs) -> Result<()> {
     );
     serve(server, transport)?;
     Ok(())
+}
+
+/// How the HTTP transport listens on `addr`, from the arguments and
+/// REFSCOPE_MCP_TOKEN.
+fn http_options(args: &McpArgs, addr: SocketAddr) -> Result<HttpOptions> {
+    let token = match &args.token_file {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read the token file {}", file.display()))?;
+            Some(
+                Token::new(&text)
+                    .with_context(|| format!("the token file {} holds no token", file.display()))?,
+            )
+        }
+        None => match std::env::var("REFSCOPE_MCP_TOKEN") {
+            Ok(text) => Some(Token::new(&text).context("REFSCOPE_MCP_TOKEN is empty")?),
+            Err(_) => None,
+        },
+    };
+    if token.is_none() && !addr.ip().is_loopback() {
+        // Said before anything is opened; the server checks it again.
+        return Err(ServerError::NoToken { addr }.into());
+    }
+    let mut options = HttpOptions::new(addr);
+    options.token = token;
+    options.allowed_origins = args.allowed_origins.clone();
+    options.allowed_hosts = args.allowed_hosts.clone();
+    options.max_sessions = args.max_sessions.max(1);
+    options.session_idle = Duration::from_secs(args.session_idle.max(1));
+    Ok(options)
 }

@@ -229,3 +229,35 @@ fn revisions_label_commits_with_their_branch_and_work_trees_with_their_directory
     assert!(line.starts_with("worktree:"), "{listed}");
     assert!(line.ends_with(root.to_str().unwrap()), "{line:?}");
 }
+
+#[test]
+fn mcp_over_http_refuses_a_missing_or_empty_token_beyond_loopback() {
+    let dir = tempfile::tempdir().unwrap();
+    let cwd = dir.path();
+    let err = run(cwd, &["mcp", "--http", "0.0.0.0:0"]).fails_with(1);
+    assert!(
+        err.contains("refusing to listen on 0.0.0.0:0 without a token"),
+        "{err}"
+    );
+    let empty = cwd.join("token");
+    std::fs::write(&empty, "\n").unwrap();
+    let token_file = empty.to_str().unwrap();
+    let err = run(
+        cwd,
+        &["mcp", "--http", "0.0.0.0:0", "--token-file", token_file],
+    )
+    .fails_with(1);
+    assert!(err.contains("holds no token"), "{err}");
+    let err = run(
+        cwd,
+        &[
+            "mcp",
+            "--http",
+            "127.0.0.1:0",
+            "--token-file",
+            "/nonexistent/token",
+        ],
+    )
+    .fails_with(1);
+    assert!(err.contains("cannot read the token file"), "{err}");
+}

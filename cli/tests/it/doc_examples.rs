@@ -59,6 +59,7 @@ const PAGES: &[(&str, Setup)] = &[
     ("docs/references.md", Setup::Fresh),
     ("docs/query-language.md", Setup::Fresh),
     ("docs/code-context.md", Setup::Fresh),
+    ("docs/mcp-http.md", Setup::Fresh),
     ("docs/review-tools.md", Setup::ContextExample),
     ("docs/accuracy.md", Setup::Fresh),
     ("docs/testing.md", Setup::Fresh),

@@ -33,6 +33,8 @@ use tokio_util::sync::CancellationToken;
 
 use refscope_tool::{ToolDefinition, ToolError, ToolSet};
 
+use crate::http::{HttpOptions, serve_http};
+
 /// The path the streamable HTTP transport serves.
 pub const HTTP_PATH: &str = "/mcp";
 
@@ -42,8 +44,9 @@ pub enum Transport {
     /// JSON-RPC lines on standard input and output; logs go to standard
     /// error.
     Stdio,
-    /// Streamable HTTP on this address, endpoint [`HTTP_PATH`].
-    Http(SocketAddr),
+    /// Streamable HTTP, endpoint [`HTTP_PATH`], listening and guarded as
+    /// the options say.
+    Http(HttpOptions),
 }
 
 /// What can stop the server from starting or serving.
@@ -62,6 +65,16 @@ pub enum ServerError {
         addr: SocketAddr,
         /// What the system said.
         source: std::io::Error,
+    },
+    /// A server reachable beyond this machine would let anyone call the
+    /// tools.
+    #[error(
+        "refusing to listen on {addr} without a token: anyone who can reach it could call the \
+         tools; give --token-file FILE (or REFSCOPE_MCP_TOKEN), or listen on 127.0.0.1"
+    )]
+    NoToken {
+        /// The address asked for.
+        addr: SocketAddr,
     },
     /// The transport failed.
     #[error("MCP transport failed: {message}")]
@@ -227,7 +240,7 @@ pub fn serve(server: Server, transport: Transport) -> Result<(), ServerError> {
     runtime.block_on(async move {
         match transport {
             Transport::Stdio => serve_stdio(server).await,
-            Transport::Http(addr) => {
+            Transport::Http(options) => {
                 let shutdown = CancellationToken::new();
                 let on_signal = shutdown.clone();
                 tokio::spawn(async move {
@@ -236,7 +249,7 @@ pub fn serve(server: Server, transport: Transport) -> Result<(), ServerError> {
                     }
                     on_signal.cancel();
                 });
-                serve_http(server, addr, shutdown, |bound| {
+                serve_http(server, options, shutdown, |bound| {
                     tracing::info!("serving MCP on http://{bound}{HTTP_PATH}");
                 })
                 .await
@@ -256,50 +269,4 @@ pub async fn serve_stdio(server: Server) -> Result<(), ServerError> {
         .map_err(|e| transport_error(&e))?;
     running.waiting().await.map_err(|e| transport_error(&e))?;
     Ok(())
-}
-
-/// Serves streamable HTTP on `addr` (endpoint [`HTTP_PATH`]) until
-/// `shutdown` is cancelled; `on_bound` hears the bound address (port 0
-/// picks a free one).
-pub async fn serve_http(
-    server: Server,
-    addr: SocketAddr,
-    shutdown: CancellationToken,
-    on_bound: impl FnOnce(SocketAddr),
-) -> Result<(), ServerError> {
-    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-    use rmcp::transport::streamable_http_server::{
-        StreamableHttpServerConfig, StreamableHttpService,
-    };
-
-    let mut config =
-        StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
-    if !addr.ip().is_loopback() {
-        // Host validation guards a loopback server against DNS rebinding;
-        // one bound to a public address is reached under names we cannot
-        // know here.
-        tracing::warn!(
-            "listening on {addr}, beyond this machine: anyone who can reach it can call the tools"
-        );
-        config = config.disable_allowed_hosts();
-    }
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    let router = axum::Router::new().nest_service(HTTP_PATH, service);
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|source| ServerError::Bind { addr, source })?;
-    let bound = listener
-        .local_addr()
-        .map_err(|source| ServerError::Bind { addr, source })?;
-    on_bound(bound);
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move { shutdown.cancelled_owned().await })
-        .await
-        .map_err(|e| ServerError::Transport {
-            message: e.to_string(),
-        })
 }

@@ -8,21 +8,28 @@ fixture, adds task `zoo` to a store and passes:
 It lists the tools, calls code_context (by its name and by a client's
 prefixed spelling), checks the answer, calls it with bad input and checks
 that each is an error result the server survives; then the same for
-code_query (the query language). Over HTTP it also checks
-that Ctrl-C (SIGINT) stops the server cleanly. Any failed check raises.
+code_query (the query language). Over HTTP the server is started with a
+bearer token: a request without it is refused, the client sends it, the
+session ends without the SDK reporting a failed termination, and Ctrl-C
+(SIGINT) stops the server cleanly. Any failed check raises.
 """
 
 import argparse
 import asyncio
 import json
+import logging
+import os
 import re
 import signal
 import subprocess
 import sys
 
+import httpx2
+
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 KEEPER = "src/main/java/com/zoo/Keeper.java"
 FEED = "com.zoo.Keeper#feed(com.zoo.Animal,com.zoo.Food)"
@@ -138,12 +145,27 @@ async def over_stdio(args):
             await exercise(session, args.task)
 
 
+class Warnings(logging.Handler):
+    """The warnings a logger reports."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
 async def over_http(args):
+    token = "zoo-token-" + os.urandom(8).hex()
     server = subprocess.Popen(
         [args.refscope, "mcp", "--store", args.store, "--tools", "context,query", "--http", "127.0.0.1:0"],
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "REFSCOPE_MCP_TOKEN": token},
     )
+    warnings = Warnings()
+    logging.getLogger("mcp.client.streamable_http").addHandler(warnings)
     try:
         url = None
         seen = []
@@ -155,9 +177,16 @@ async def over_http(args):
                 break
         assert url, f"the server did not say where it listens: {''.join(seen)}"
         assert url.endswith("/mcp"), url
-        async with streamable_http_client(url) as (read, write):
-            async with ClientSession(read, write) as session:
-                await exercise(session, args.task)
+        async with httpx2.AsyncClient() as plain:
+            refused = await plain.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+            assert refused.status_code == 401, f"no token: {refused.status_code} {refused.text}"
+        client = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+        async with client:
+            async with streamable_http_client(url, http_client=client) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await exercise(session, args.task)
+        failed = [m for m in warnings.messages if "termination failed" in m]
+        assert not failed, f"the session did not end cleanly: {failed}"
         server.send_signal(signal.SIGINT)
         code = server.wait(timeout=30)
         assert code == 0, f"the server exited with {code} on Ctrl-C: {server.stderr.read()}"
