@@ -227,6 +227,9 @@ impl PathProblem {
     }
 }
 
+/// The longest requested path looked at (as Linux's `PATH_MAX`).
+const MAX_PATH_BYTES: usize = 4096;
+
 /// `requested` as a plain repository path (`./` and doubled `/` dropped),
 /// or why it is not a relative path inside the repository.
 pub(crate) fn normalized_path(requested: &str) -> Result<String, PathProblem> {
@@ -237,6 +240,11 @@ pub(crate) fn normalized_path(requested: &str) -> Result<String, PathProblem> {
 /// repository path. `.` and empty components are dropped.
 fn checked_components(requested: &str) -> Result<Vec<String>, PathProblem> {
     let bytes = requested.as_bytes();
+    if bytes.len() > MAX_PATH_BYTES {
+        return Err(PathProblem::Malformed(
+            "is longer than 4 KiB; no file of a repository has such a path",
+        ));
+    }
     if requested.starts_with('/') {
         return Err(PathProblem::Malformed(
             "is absolute; give it relative to the repository root",
@@ -312,7 +320,13 @@ mod tests {
             ("..", Err("'..'")),
             ("", Err("names no file")),
             ("./", Err("names no file")),
+            ("src/A\0.java", Err("NUL")),
         ];
+        let too_long = format!("src/{}.java", "a".repeat(4100));
+        assert!(matches!(
+            checked_components(&too_long),
+            Err(PathProblem::Malformed(rule)) if rule.contains("4 KiB")
+        ));
         for (requested, expected) in table {
             let actual = checked_components(requested);
             match (expected, &actual) {

@@ -291,6 +291,22 @@ mod tests {
         assert_eq!(names, [STATE_FILE_NAME]);
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_at_the_state_path_is_replaced_not_written_through() {
+        let agent_dir = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        let target = elsewhere.path().join("precious.txt");
+        fs::write(&target, "keep me").unwrap();
+        let state_path = agent_dir.path().join(STATE_FILE_NAME);
+        std::os::unix::fs::symlink(&target, &state_path).unwrap();
+        let state = ReviewState::new(Some("abc".into()), None);
+        state.write(agent_dir.path()).unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "keep me");
+        assert!(fs::symlink_metadata(&state_path).unwrap().is_file());
+        assert_eq!(ReviewState::load(agent_dir.path()).unwrap(), Some(state));
+    }
+
     #[test]
     fn clean_removes_the_state_and_stale_temporaries_only() {
         let agent_dir = tempfile::tempdir().unwrap();

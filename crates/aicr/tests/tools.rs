@@ -392,6 +392,33 @@ fn fetch_more_context_reads_the_revision_and_refuses_paths_outside_it() {
     assert_eq!(state["contextRequests"][0]["range"], Value::Null);
 
     let stop = "stop retrying this path";
+    let too_long = format!("src/{}.java", "a".repeat(4100));
+    // Every way out of the repository that a caller might try.
+    for (path, rule) in [
+        ("//etc/passwd", "is absolute"),
+        ("C:/Windows/win.ini", "absolute Windows path"),
+        ("src\\..\\..\\etc\\passwd", "'\\'"),
+        ("..", "'..'"),
+        ("./../outside.java", "'..'"),
+        ("src/main/../../../etc/passwd", "'..'"),
+        ("src/main/java/com/acme/Order.java\0../../etc/passwd", "NUL"),
+        ("escape/../escape/secret.txt", "'..'"),
+        ("%2e%2e/%2e%2e/etc/passwd", "does not exist at revision"),
+    ] {
+        session.refused(
+            "aicr.fetch_more_context",
+            json!({"path": path, "reason": "try"}),
+            &["aicr.fetch_more_context: field `path`", rule, stop],
+        );
+    }
+    session.refused(
+        "aicr.fetch_more_context",
+        json!({"path": too_long, "reason": "try"}),
+        &[
+            "aicr.fetch_more_context: field `path`",
+            "at most 4096 characters",
+        ],
+    );
     for (path, rule) in [
         (LEGACY, "does not exist at revision"),
         (

@@ -52,6 +52,9 @@ pub(super) fn directory_revision(root: &Path, limits: &SourceLimits) -> Result<R
 #[derive(Debug, Clone)]
 pub struct WorkTree {
     root: PathBuf,
+    /// The root with every symbolic link resolved: a link whose target is
+    /// not under it leads out of the tree and is not followed.
+    real_root: PathBuf,
     limits: SourceLimits,
     files: BTreeMap<String, SourceFile>,
     skipped: BTreeMap<String, String>,
@@ -72,6 +75,7 @@ impl WorkTree {
     pub fn scan_keeping(root: &Path, limits: &SourceLimits, budget: u64) -> (Self, Prefetched) {
         let mut tree = Self {
             root: root.to_path_buf(),
+            real_root: std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
             limits: limits.clone(),
             files: BTreeMap::new(),
             skipped: BTreeMap::new(),
@@ -108,7 +112,16 @@ impl WorkTree {
             }
             let before = self.forget(&rel);
             self.touched.extend(before.iter().map(|f| f.path.clone()));
-            match std::fs::metadata(path) {
+            let metadata = match std::fs::symlink_metadata(path) {
+                Ok(metadata) if metadata.file_type().is_symlink() => {
+                    self.link_target(path).map_err(|why| {
+                        self.skipped.insert(rel.clone(), why);
+                    })
+                }
+                Ok(metadata) => Ok(metadata),
+                Err(_) => Err(()),
+            };
+            match metadata {
                 Ok(meta) if meta.is_dir() => {
                     let prefix = if rel.is_empty() {
                         String::new()
@@ -294,10 +307,10 @@ impl WorkTree {
                     continue;
                 };
                 if kind.is_symlink() {
-                    match std::fs::metadata(&path) {
+                    match self.link_target(&path) {
                         Ok(metadata) => kind = metadata.file_type(),
-                        Err(_) => {
-                            self.skipped.insert(rel, "dangling symbolic link".into());
+                        Err(why) => {
+                            self.skipped.insert(rel, why);
                             continue;
                         }
                     }
@@ -310,6 +323,21 @@ impl WorkTree {
             }
         }
         self.add_files(found, budget)
+    }
+
+    /// What the symbolic link at `path` leads to, or why it is not
+    /// followed: it dangles, or it leads out of the tree (a tree's index
+    /// holds the tree's files, never ones elsewhere on the machine).
+    fn link_target(&self, path: &Path) -> Result<std::fs::Metadata, String> {
+        let target =
+            std::fs::canonicalize(path).map_err(|_| "dangling symbolic link".to_string())?;
+        if !target.starts_with(&self.real_root) {
+            return Err(format!(
+                "symbolic link leads out of the tree, to {}",
+                target.display()
+            ));
+        }
+        std::fs::metadata(&target).map_err(|_| "dangling symbolic link".to_string())
     }
 
     /// Hashes files (in parallel) and adds them, or records why not;

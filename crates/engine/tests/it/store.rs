@@ -360,3 +360,52 @@ fn listing(
         other => panic!("a directory's revision lists every file: {other:?}"),
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_out_of_a_directory_are_not_followed() {
+    use refscope_engine::WorkTree;
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("src");
+    let outside = dir.path().join("elsewhere");
+    std::fs::create_dir_all(root.join("p")).unwrap();
+    std::fs::create_dir_all(outside.join("q")).unwrap();
+    std::fs::write(root.join("p/A.java"), "package p; class A {}").unwrap();
+    std::fs::write(outside.join("Secret.java"), "class Secret {}").unwrap();
+    std::fs::write(outside.join("q/S.java"), "package q; class S {}").unwrap();
+    // Out of the tree: a file, a directory, an absolute and a relative link.
+    symlink(outside.join("Secret.java"), root.join("p/Secret.java")).unwrap();
+    symlink("../../elsewhere/q", root.join("p/q")).unwrap();
+    // Inside it: followed.
+    symlink("A.java", root.join("p/Alias.java")).unwrap();
+
+    let source = Source::open(&root).unwrap();
+    let limits = SourceLimits::default();
+    let revision = source.resolve_revision(None, &limits).unwrap();
+    let (files, skipped) = listing(&revision);
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["p/A.java", "p/Alias.java"]);
+    let out: Vec<&str> = skipped
+        .iter()
+        .filter(|(_, why)| why.contains("leads out of the tree"))
+        .map(|(path, _)| path.as_str())
+        .collect();
+    assert_eq!(out, ["p/Secret.java", "p/q"]);
+
+    // A link made later, as `watch` sees it: the same rule.
+    let mut tree = WorkTree::scan(&root, &limits);
+    symlink(outside.join("q/S.java"), root.join("p/S.java")).unwrap();
+    assert_eq!(tree.refresh(&[root.join("p/S.java")]), 0);
+    let (files, skipped) = match tree.revision().files {
+        refscope_engine::Files::All { files, skipped } => (files, skipped),
+        other => panic!("{other:?}"),
+    };
+    assert!(files.iter().all(|f| f.path != "p/S.java"));
+    assert!(
+        skipped
+            .iter()
+            .any(|(path, why)| path == "p/S.java" && why.contains("leads out of the tree")),
+        "{skipped:?}"
+    );
+}
