@@ -11,7 +11,8 @@ use refscope_mcp_bridge::context::settings::ContextSettings;
 use refscope_mcp_bridge::context::tool::ContextTools;
 use refscope_mcp_bridge::http::{HttpOptions, Token};
 use refscope_mcp_bridge::query_tool::QueryTools;
-use refscope_mcp_bridge::server::{Server, ServerError, Transport, serve};
+use refscope_mcp_bridge::serve::{Transport, serve};
+use refscope_mcp_bridge::server::{Server, ServerError};
 use refscope_mcp_bridge::task::TaskStore;
 use refscope_tool::ToolSet;
 

@@ -39,7 +39,10 @@ use subtle::ConstantTimeEq;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
-use crate::server::{HTTP_PATH, Server, ServerError};
+use crate::server::{Server, ServerError};
+
+/// The path the streamable HTTP transport serves.
+pub const HTTP_PATH: &str = "/mcp";
 
 /// The header that names a request's session.
 const SESSION_HEADER: &str = "mcp-session-id";

@@ -2,8 +2,9 @@
 //! (stdio and streamable HTTP) with the `aicr.*` review tools.
 //!
 //! [`task`] keeps review tasks (repository, revision, base revision) in
-//! the store directory; [`server`] serves tool sets over MCP, over stdio
-//! or over streamable HTTP guarded as [`http`] says; [`context`]
+//! the store directory; [`server`] is the MCP server over tool sets, which
+//! [`serve`] runs over stdio or over streamable HTTP, guarded as [`http`]
+//! says; [`context`]
 //! assembles the code-context answer (`code_context`); [`query_tool`] runs
 //! the query language (`code_query`). The `aicr.*` review tools are the
 //! `refscope-aicr` crate's, served through the `refscope-tool` seam like
@@ -14,7 +15,8 @@
 //!
 //! ```no_run
 //! use refscope_mcp_bridge::http::HttpOptions;
-//! use refscope_mcp_bridge::server::{Server, Transport, serve};
+//! use refscope_mcp_bridge::serve::{Transport, serve};
+//! use refscope_mcp_bridge::server::Server;
 //!
 //! // Tool sets (context, query, review) are boxed `ToolSet`s.
 //! let server = Server::new([])?;
@@ -27,5 +29,6 @@
 pub mod context;
 pub mod http;
 pub mod query_tool;
+pub mod serve;
 pub mod server;
 pub mod task;

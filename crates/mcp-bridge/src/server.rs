@@ -12,7 +12,8 @@
 //! reads the message and the server keeps serving.
 //!
 //! ```no_run
-//! use refscope_mcp_bridge::server::{Server, Transport, serve};
+//! use refscope_mcp_bridge::serve::{Transport, serve};
+//! use refscope_mcp_bridge::server::Server;
 //!
 //! let server = Server::new([])?;
 //! serve(server, Transport::Stdio)?;
@@ -27,27 +28,10 @@ use rmcp::model::{
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
-use tokio_util::sync::CancellationToken;
 
 use refscope_tool::{ToolDefinition, ToolError, ToolSet};
-
-use crate::http::{HttpOptions, serve_http};
-
-/// The path the streamable HTTP transport serves.
-pub const HTTP_PATH: &str = "/mcp";
-
-/// How the server talks to its client.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Transport {
-    /// JSON-RPC lines on standard input and output; logs go to standard
-    /// error.
-    Stdio,
-    /// Streamable HTTP, endpoint [`HTTP_PATH`], listening and guarded as
-    /// the options say.
-    Http(HttpOptions),
-}
 
 /// What can stop the server from starting or serving.
 #[derive(Debug, thiserror::Error)]
@@ -226,47 +210,4 @@ impl ServerHandler for Server {
         tracing::debug!(tool = %request.name, micros = started.elapsed().as_micros() as u64, "tool call");
         Ok(CallToolResponse::Complete(result))
     }
-}
-
-/// Serves until the client goes away (stdio) or Ctrl-C (HTTP). Builds its
-/// own tokio runtime; call it from a plain thread.
-pub fn serve(server: Server, transport: Transport) -> Result<(), ServerError> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| ServerError::Transport {
-            message: format!("cannot start the async runtime: {e}"),
-        })?;
-    runtime.block_on(async move {
-        match transport {
-            Transport::Stdio => serve_stdio(server).await,
-            Transport::Http(options) => {
-                let shutdown = CancellationToken::new();
-                let on_signal = shutdown.clone();
-                tokio::spawn(async move {
-                    if tokio::signal::ctrl_c().await.is_ok() {
-                        tracing::info!("Ctrl-C: stopping");
-                    }
-                    on_signal.cancel();
-                });
-                serve_http(server, options, shutdown, |bound| {
-                    tracing::info!("serving MCP on http://{bound}{HTTP_PATH}");
-                })
-                .await
-            }
-        }
-    })
-}
-
-/// Serves over standard input and output until the client closes them.
-pub async fn serve_stdio(server: Server) -> Result<(), ServerError> {
-    let transport_error = |e: &dyn std::fmt::Display| ServerError::Transport {
-        message: e.to_string(),
-    };
-    let running = server
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|e| transport_error(&e))?;
-    running.waiting().await.map_err(|e| transport_error(&e))?;
-    Ok(())
 }
