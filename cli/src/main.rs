@@ -197,7 +197,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("refscope: {error:#}");
+            eprintln!("refscope: {}", message_of(&error));
             if error.downcast_ref::<UsageError>().is_some() {
                 ExitCode::from(2)
             } else {
@@ -205,6 +205,21 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// `error` and its causes, each cause once: an error that already says
+/// its cause (`PATH: No space left on device`) is not followed by it
+/// again.
+fn message_of(error: &anyhow::Error) -> String {
+    let mut message = error.to_string();
+    for cause in error.chain().skip(1) {
+        let cause = cause.to_string();
+        if !message.contains(&cause) {
+            message.push_str(": ");
+            message.push_str(&cause);
+        }
+    }
+    message
 }
 
 /// An error in how the command was called (exit code 2).

@@ -14,6 +14,7 @@ mod common;
 mod aicr_python;
 mod corpus_lang3;
 mod doc_examples;
+mod full_disk;
 mod golden;
 mod history;
 mod javac;

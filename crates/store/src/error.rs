@@ -60,6 +60,19 @@ pub enum Error {
         source: rusqlite::Error,
     },
 
+    /// The file system holding the store is full.
+    #[error(
+        "the file system of store {} is full ({} could not grow); no indexed revision was lost: \
+         free space (`refscope prune` removes old revisions) and run the command again",
+        store.display(), file.display()
+    )]
+    DiskFull {
+        /// The store directory.
+        store: PathBuf,
+        /// The file that could not grow.
+        file: PathBuf,
+    },
+
     /// SQLite failed.
     #[error("store database {}: {source}", path.display())]
     Sqlite {
@@ -73,6 +86,9 @@ pub enum Error {
 impl Error {
     /// An I/O error about `path`.
     pub fn io(path: &Path, source: std::io::Error) -> Self {
+        if is_full(&source) {
+            return Self::full(path);
+        }
         Self::Io {
             path: path.to_path_buf(),
             source,
@@ -81,9 +97,31 @@ impl Error {
 
     /// A SQLite error about the database at `path`.
     pub fn sqlite(path: &Path, source: rusqlite::Error) -> Self {
+        if let rusqlite::Error::SqliteFailure(failure, _) = &source
+            && failure.code == rusqlite::ErrorCode::DiskFull
+        {
+            return Self::full(path);
+        }
         Self::Sqlite {
             path: path.to_path_buf(),
             source,
         }
     }
+
+    /// File `file` of a store could not grow.
+    fn full(file: &Path) -> Self {
+        Self::DiskFull {
+            store: file.parent().unwrap_or(file).to_path_buf(),
+            file: file.to_path_buf(),
+        }
+    }
+}
+
+/// Whether `error` says that the file system (or the user's quota) is full.
+fn is_full(error: &std::io::Error) -> bool {
+    const ENOSPC: i32 = 28;
+    const EDQUOT: i32 = 122;
+    error.kind() == std::io::ErrorKind::StorageFull
+        || error.kind() == std::io::ErrorKind::QuotaExceeded
+        || matches!(error.raw_os_error(), Some(ENOSPC | EDQUOT))
 }

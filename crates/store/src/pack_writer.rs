@@ -19,6 +19,26 @@ pub struct PackWriter {
     position: u64,
 }
 
+impl crate::open::Store {
+    /// Cuts the pack back to its committed length: what a run that failed
+    /// appended after it is referenced by nothing. The caller holds the
+    /// write lock.
+    pub fn discard_uncommitted_pack(&self) -> Result<(), Error> {
+        let path = self.pack_path();
+        let committed = self.committed_pack_len()?;
+        let file = match OpenOptions::new().write(true).open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(Error::io(&path, e)),
+        };
+        let len = file.metadata().map_err(|e| Error::io(&path, e))?.len();
+        if len > committed {
+            file.set_len(committed).map_err(|e| Error::io(&path, e))?;
+        }
+        Ok(())
+    }
+}
+
 impl PackWriter {
     /// Opens the pack for appending at `committed_len`, cutting off anything
     /// after it.

@@ -132,6 +132,23 @@ impl<'s> Indexer<'s> {
         if let Some(summary) = self.already_indexed(&revision.name)? {
             return Ok(summary);
         }
+        let result = self.index_locked(source, revision, started, progress);
+        if result.is_err() {
+            // What the failed run appended to the pack is referenced by
+            // nothing: give the space back (it may be what ran out).
+            let _ = self.store.discard_uncommitted_pack();
+        }
+        result
+    }
+
+    /// [`Self::index`], under the write lock.
+    fn index_locked(
+        &mut self,
+        source: &Source,
+        revision: &Revision,
+        started: Instant,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<IndexSummary, Error> {
         self.load_libraries(progress)?;
         let plan = self.plan(source, revision)?;
         let worktree = if self.config.replace_worktree && revision.kind == RevisionKind::WorkTree {
