@@ -18,4 +18,5 @@ mod full_disk;
 mod golden;
 mod history;
 mod javac;
+mod kill_trials;
 mod mcp_python;
