@@ -1,6 +1,6 @@
-//! kill -9 of a range index at 50 random moments: after each, every
-//! revision the store lists answers exactly as a clean index of it does,
-//! and the next run goes on to complete the range.
+//! kill -9 at 50 random moments, of a range index and of a `watch`
+//! session: after each, every revision the store holds answers exactly as
+//! a clean index of it does, and the next run goes on to complete.
 
 use std::collections::HashMap;
 use std::process::Stdio;
@@ -208,4 +208,210 @@ fn killed_at_random_moments_a_range_index_loses_nothing() {
             "seed {seed}: {commit} after the last run"
         );
     }
+}
+
+/// A watched class: version `version` declares a method `v<version>`, so
+/// that an export tells which version of each file a revision holds.
+fn watched_class(n: usize, version: usize) -> String {
+    format!(
+        "package w;\n\npublic class W{n} {{\n    public int v{version}() {{ return {version} + W{}.base(); }}\n    public static int base() {{ return {n}; }}\n}}\n",
+        (n + 1) % WATCHED
+    )
+}
+
+/// Files under `watch` in the trials.
+const WATCHED: usize = 30;
+
+fn watched_path(n: usize) -> String {
+    format!("w/W{n}.java")
+}
+
+/// Replaces a file the way editors save: a temporary file renamed over it.
+fn save(root: &std::path::Path, path: &str, text: &str) {
+    let target = root.join(path);
+    let temporary = target.with_extension("java.saving");
+    std::fs::write(&temporary, text).unwrap();
+    std::fs::rename(&temporary, &target).unwrap();
+}
+
+/// The version of each file an export's declarations show.
+fn versions_in(export: &str) -> HashMap<String, usize> {
+    let mut versions = HashMap::new();
+    for line in export.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        if record["t"] == "decl"
+            && record["kind"] == "method"
+            && let Some(version) = record["name"]
+                .as_str()
+                .and_then(|name| name.strip_prefix('v'))
+                .and_then(|v| v.parse().ok())
+        {
+            let file = record["file"].as_str().unwrap().to_string();
+            assert!(
+                versions.insert(file.clone(), version).is_none(),
+                "{file} twice"
+            );
+        }
+    }
+    versions
+}
+
+/// The export of a plain directory holding the files at `versions`,
+/// indexed from scratch.
+fn export_of_versions(versions: &HashMap<String, usize>) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    for (path, &version) in versions {
+        let n: usize = path
+            .trim_start_matches("w/W")
+            .trim_end_matches(".java")
+            .parse()
+            .unwrap();
+        let file = tree.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, watched_class(n, version)).unwrap();
+    }
+    let store = dir.path().join("store");
+    let (tree_arg, store_arg) = (tree.to_str().unwrap(), store.to_str().unwrap());
+    run(dir.path(), &["index", tree_arg, "--store", store_arg]).ok();
+    worktree_export(&tree, &store)
+}
+
+fn worktree_export(tree: &std::path::Path, store: &std::path::Path) -> String {
+    run(
+        tree,
+        &[
+            "export",
+            "--decls",
+            "--refs",
+            "--rev",
+            "worktree",
+            "--repo",
+            tree.to_str().unwrap(),
+            "--store",
+            store.to_str().unwrap(),
+        ],
+    )
+    .ok()
+}
+
+/// Starts `refscope watch` on `tree` and waits for its first update.
+fn start_watch(
+    tree: &std::path::Path,
+    store: &str,
+) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    use std::io::BufRead as _;
+    let mut child = refscope()
+        .args([
+            "watch",
+            tree.to_str().unwrap(),
+            "--store",
+            store,
+            "--jobs",
+            "2",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (lines, updates) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let first = updates
+        .recv_timeout(Duration::from_secs(120))
+        .expect("watch's first update");
+    assert!(first.starts_with("worktree:"), "{first}");
+    (child, updates)
+}
+
+#[test]
+fn killed_at_random_moments_a_watch_session_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    let store = dir.path().join("store");
+    let store_arg = store.to_str().unwrap();
+    let mut on_disk: HashMap<String, usize> = HashMap::new();
+    for n in 0..WATCHED {
+        save_version(&tree, &mut on_disk, n, 1);
+    }
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64;
+    let mut random = Lcg(seed);
+    let mut version = 1;
+    let mut states_seen = Vec::new();
+    for trial in 0..TRIALS {
+        let (mut watcher, _updates) = start_watch(&tree, store_arg);
+        for _ in 0..1 + random.below(12) {
+            version += 1;
+            let n = random.below(WATCHED as u64) as usize;
+            save_version(&tree, &mut on_disk, n, version);
+            std::thread::sleep(Duration::from_millis(random.below(20)));
+        }
+        std::thread::sleep(Duration::from_millis(random.below(8)));
+        watcher.kill().unwrap();
+        watcher.wait().unwrap();
+
+        // The revision in the store is whole: exactly what indexing the
+        // versions it holds from scratch gives.
+        let export = worktree_export(&tree, &store);
+        let versions = versions_in(&export);
+        assert_eq!(
+            versions.len(),
+            WATCHED,
+            "seed {seed}, trial {trial}: a file missing from the revision"
+        );
+        for (path, held) in &versions {
+            assert!(
+                *held <= on_disk[path],
+                "seed {seed}, trial {trial}: {path} at version {held}, never written"
+            );
+        }
+        assert_eq!(
+            export,
+            export_of_versions(&versions),
+            "seed {seed}, trial {trial}: the revision differs from a clean index of its files"
+        );
+        states_seen.push(versions == on_disk);
+    }
+    // The next session catches up with the files as they are.
+    let (mut watcher, updates) = start_watch(&tree, store_arg);
+    version += 1;
+    save_version(&tree, &mut on_disk, 0, version);
+    let line = updates
+        .recv_timeout(Duration::from_secs(60))
+        .expect("an update after the save");
+    assert!(line.contains("1 files changed"), "{line}");
+    watcher.kill().unwrap();
+    watcher.wait().unwrap();
+    let export = worktree_export(&tree, &store);
+    assert_eq!(versions_in(&export), on_disk, "seed {seed}");
+    assert_eq!(export, export_of_versions(&on_disk), "seed {seed}");
+    let behind = states_seen.iter().filter(|current| !**current).count();
+    eprintln!("seed {seed}: {TRIALS} kills; {behind} left the revision behind the files on disk");
+    assert!(
+        behind >= TRIALS / 10,
+        "seed {seed}: only {behind} kills landed before the session caught up"
+    );
+}
+
+/// Saves version `version` of watched file `n`.
+fn save_version(
+    tree: &std::path::Path,
+    on_disk: &mut HashMap<String, usize>,
+    n: usize,
+    version: usize,
+) {
+    let path = watched_path(n);
+    std::fs::create_dir_all(tree.join("w")).unwrap();
+    save(tree, &path, &watched_class(n, version));
+    on_disk.insert(path, version);
 }
