@@ -1,6 +1,8 @@
 //! Incremental indexing on a generated history of real code.
 
-use crate::common::{export_revision, run};
+use std::process::Child;
+
+use crate::common::{export_revision, refscope, run};
 
 /// Commits of the generated history after its first.
 const COMMITS: usize = 200;
@@ -44,18 +46,35 @@ fn every_commit_of_a_generated_history_exports_as_from_scratch() {
     assert_eq!(commits.len(), COMMITS + 1, "{commits:?}");
 
     let layered = work.path().join("layered");
-    let out = run(
-        &repo,
-        &[
-            "index",
-            "--branch",
-            "HEAD",
-            "--json",
-            "--store",
-            layered.to_str().unwrap(),
-        ],
-    )
-    .ok();
+    // A reader queries the store all the while the history is indexed:
+    // each revision it reads must be whole (its answer then is its answer
+    // after the index is done) and no read may fail.
+    let mut indexing = refscope()
+        .current_dir(&repo)
+        .args(["index", "--branch", "HEAD", "--json", "--store"])
+        .arg(&layered)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Drained as it goes, so that the writer never waits on a full pipe.
+    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            pipe.read_to_string(&mut text).unwrap();
+            text
+        })
+    };
+    let stdout = drain(Box::new(indexing.stdout.take().unwrap()));
+    let stderr = drain(Box::new(indexing.stderr.take().unwrap()));
+    let read_while_indexing = read_all_the_while(&repo, &layered, &indexing);
+    let status = indexing.wait().unwrap();
+    let out = stdout.join().unwrap();
+    assert!(
+        status.success(),
+        "index --branch HEAD failed: {}",
+        stderr.join().unwrap()
+    );
     let summaries: Vec<serde_json::Value> = out
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
@@ -111,9 +130,88 @@ fn every_commit_of_a_generated_history_exports_as_from_scratch() {
             });
         }
     });
+    for (commit, read) in &read_while_indexing {
+        assert_eq!(
+            read,
+            &export_revision(&repo, &layered, commit),
+            "commit {commit}: read while the history was indexed, it answered otherwise"
+        );
+    }
+    assert!(
+        read_while_indexing.len() >= 10,
+        "the reader read only {} revisions while the history was indexed",
+        read_while_indexing.len()
+    );
     assert!(n_body_only >= 50, "only {n_body_only} body-edit commits");
     assert!(
         n_layered >= COMMITS * 9 / 10,
         "only {n_layered} of {COMMITS} commits were written as layers"
     );
+}
+
+/// Exports the newest revision of `store`, again and again, until
+/// `writer` exits; every read must succeed once the first revision is
+/// there. The exports read, by commit.
+fn read_all_the_while(
+    repo: &std::path::Path,
+    store: &std::path::Path,
+    writer: &Child,
+) -> Vec<(String, String)> {
+    let store_arg = store.to_str().unwrap();
+    let running = || {
+        // The writer's state without reaping it: /proc says whether the
+        // process still runs (a zombie has exited).
+        std::fs::read_to_string(format!("/proc/{}/stat", writer.id()))
+            .is_ok_and(|stat| !stat.split_whitespace().nth(2).is_some_and(|s| s == "Z"))
+    };
+    let mut read = Vec::new();
+    let mut started = false;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
+    while running() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the history was still being indexed after 10 minutes"
+        );
+        let listed = refscope()
+            .args(["revisions", "--store", store_arg])
+            .output()
+            .unwrap();
+        if !listed.status.success() {
+            assert!(
+                !started,
+                "listing the revisions failed while the history was indexed: {}",
+                String::from_utf8_lossy(&listed.stderr)
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            continue;
+        }
+        let listed = String::from_utf8(listed.stdout).unwrap();
+        let Some(newest) = listed
+            .lines()
+            .next()
+            .and_then(|l| l.split_whitespace().next())
+        else {
+            continue;
+        };
+        started = true;
+        let newest = newest.to_string();
+        if read.iter().any(|(commit, _)| *commit == newest) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            continue;
+        }
+        let export = refscope()
+            .current_dir(repo)
+            .args([
+                "export", "--decls", "--refs", "--rev", &newest, "--store", store_arg,
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            export.status.success(),
+            "reading revision {newest} while the history was indexed failed: {}",
+            String::from_utf8_lossy(&export.stderr)
+        );
+        read.push((newest, String::from_utf8(export.stdout).unwrap()));
+    }
+    read
 }

@@ -19,4 +19,5 @@ mod golden;
 mod history;
 mod javac;
 mod kill_trials;
+mod mcp_load;
 mod mcp_python;

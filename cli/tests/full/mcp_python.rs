@@ -11,7 +11,7 @@ use std::path::Path;
 use crate::common::{TestRepo, run, run_python_client, workspace_root};
 
 /// A git repository of the zoo fixture and a store holding task `zoo`.
-fn zoo_task() -> (TestRepo, tempfile::TempDir) {
+pub(crate) fn zoo_task() -> (TestRepo, tempfile::TempDir) {
     let repo = TestRepo::new();
     let fixture = workspace_root().join("corpora/fixtures/zoo");
     let mut files = Vec::new();
