@@ -162,7 +162,7 @@ fn read_all_the_while(
         // The writer's state without reaping it: /proc says whether the
         // process still runs (a zombie has exited).
         std::fs::read_to_string(format!("/proc/{}/stat", writer.id()))
-            .is_ok_and(|stat| !stat.split_whitespace().nth(2).is_some_and(|s| s == "Z"))
+            .is_ok_and(|stat| stat.split_whitespace().nth(2).is_none_or(|s| s != "Z"))
     };
     let mut read = Vec::new();
     let mut started = false;

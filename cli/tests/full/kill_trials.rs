@@ -35,6 +35,15 @@ fn path(n: usize) -> String {
 struct Lcg(u64);
 
 impl Lcg {
+    /// A generator seeded from the clock, and its seed.
+    fn seeded() -> (u64, Self) {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos() as u64;
+        (seed, Self(seed))
+    }
+
     fn below(&mut self, n: u64) -> u64 {
         self.0 = self
             .0
@@ -93,17 +102,20 @@ fn killed_at_random_moments_a_range_index_loses_nothing() {
     let reference = tempfile::tempdir().unwrap();
     let reference_arg = reference.path().to_str().unwrap();
     let started = Instant::now();
+    let index_range = |store: &str| {
+        [
+            "index".to_string(),
+            "--rev".to_string(),
+            commits[0].clone(),
+            "--rev".to_string(),
+            range.clone(),
+            "--store".to_string(),
+            store.to_string(),
+        ]
+    };
     run(
         repo.path(),
-        &[
-            "index",
-            "--rev",
-            &commits[0],
-            "--rev",
-            &range,
-            "--store",
-            reference_arg,
-        ],
+        &index_range(reference_arg).each_ref().map(String::as_str),
     )
     .ok();
     let whole = started.elapsed();
@@ -117,11 +129,7 @@ fn killed_at_random_moments_a_range_index_loses_nothing() {
         })
         .collect();
 
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos() as u64;
-    let mut random = Lcg(seed);
+    let (seed, mut random) = Lcg::seeded();
     let window = (whole.as_millis() as u64).max(20);
     let store_dir = tempfile::tempdir().unwrap();
     let store = store_dir.path().join("store");
@@ -134,15 +142,7 @@ fn killed_at_random_moments_a_range_index_loses_nothing() {
         );
         let mut child = refscope()
             .current_dir(repo.path())
-            .args([
-                "index",
-                "--rev",
-                &commits[0],
-                "--rev",
-                &range,
-                "--store",
-                store_arg,
-            ])
+            .args(index_range(store_arg))
             .args(["--jobs", "2"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -188,15 +188,7 @@ fn killed_at_random_moments_a_range_index_loses_nothing() {
     // The next run completes the range.
     run(
         repo.path(),
-        &[
-            "index",
-            "--rev",
-            &commits[0],
-            "--rev",
-            &range,
-            "--store",
-            store_arg,
-        ],
+        &index_range(store_arg).each_ref().map(String::as_str),
     )
     .ok();
     let listed = indexed(&repo, store_arg);
@@ -341,11 +333,7 @@ fn killed_at_random_moments_a_watch_session_loses_nothing() {
     for n in 0..WATCHED {
         save_version(&tree, &mut on_disk, n, 1);
     }
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos() as u64;
-    let mut random = Lcg(seed);
+    let (seed, mut random) = Lcg::seeded();
     let mut version = 1;
     let mut states_seen = Vec::new();
     for trial in 0..TRIALS {

@@ -393,6 +393,14 @@ fn fetch_more_context_reads_the_revision_and_refuses_paths_outside_it() {
 
     let stop = "stop retrying this path";
     let too_long = format!("src/{}.java", "a".repeat(4100));
+    session.refused(
+        "aicr.fetch_more_context",
+        json!({"path": too_long, "reason": "try"}),
+        &[
+            "aicr.fetch_more_context: field `path`",
+            "at most 4096 characters",
+        ],
+    );
     // Every way out of the repository that a caller might try.
     for (path, rule) in [
         ("//etc/passwd", "is absolute"),
@@ -404,22 +412,7 @@ fn fetch_more_context_reads_the_revision_and_refuses_paths_outside_it() {
         ("src/main/java/com/acme/Order.java\0../../etc/passwd", "NUL"),
         ("escape/../escape/secret.txt", "'..'"),
         ("%2e%2e/%2e%2e/etc/passwd", "does not exist at revision"),
-    ] {
-        session.refused(
-            "aicr.fetch_more_context",
-            json!({"path": path, "reason": "try"}),
-            &["aicr.fetch_more_context: field `path`", rule, stop],
-        );
-    }
-    session.refused(
-        "aicr.fetch_more_context",
-        json!({"path": too_long, "reason": "try"}),
-        &[
-            "aicr.fetch_more_context: field `path`",
-            "at most 4096 characters",
-        ],
-    );
-    for (path, rule) in [
+        // And paths that are wrong in other ways.
         (LEGACY, "does not exist at revision"),
         (
             "src/main/java/com/acme/Nope.java",

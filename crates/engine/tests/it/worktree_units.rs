@@ -40,6 +40,18 @@ fn units_held_by_none(store: &Path) -> u64 {
     store.remove_revisions(&[]).unwrap().units
 }
 
+/// The ids of the innermost elements at `line` of `path` in revision `rev`.
+fn ids_at(store: &Store, rev: &str, path: &str, line: u32) -> Vec<String> {
+    let row = store.revision(rev).unwrap().unwrap();
+    Snapshot::new(store, row)
+        .unwrap()
+        .elements_at(path, line, line)
+        .unwrap()
+        .into_iter()
+        .map(|v| v.record.element_id)
+        .collect()
+}
+
 /// A watch session's indexer and its view of the directory.
 struct Session<'s> {
     source: Source,
@@ -129,18 +141,11 @@ fn saves_leave_no_unit_that_no_revision_holds() {
     }
 
     // The revision answers as the files are.
-    let row = store
-        .revision(session.last.as_ref().unwrap())
-        .unwrap()
-        .unwrap();
-    let snapshot = Snapshot::new(&store, row).unwrap();
-    let ids: Vec<String> = snapshot
-        .elements_at("shop/Price.java", 3, 3)
-        .unwrap()
-        .into_iter()
-        .map(|v| v.record.element_id)
-        .collect();
-    assert_eq!(ids, ["shop.Price#cents()"]);
+    let last = session.last.clone().unwrap();
+    assert_eq!(
+        ids_at(&store, &last, "shop/Price.java", 3),
+        ["shop.Price#cents()"]
+    );
 
     // What the replaced states wrote besides their units (the blobs of
     // the versions saved over, their manifest directories) a prune
@@ -153,18 +158,10 @@ fn saves_leave_no_unit_that_no_revision_holds() {
         collected.blobs >= 2 && collected.trees >= 2,
         "{collected:?}"
     );
-    let row = store
-        .revision(session.last.as_ref().unwrap())
-        .unwrap()
-        .unwrap();
-    let snapshot = Snapshot::new(&store, row).unwrap();
-    let ids: Vec<String> = snapshot
-        .elements_at("shop/Tax.java", 2, 2)
-        .unwrap()
-        .into_iter()
-        .map(|v| v.record.element_id)
-        .collect();
-    assert_eq!(ids, ["shop.Tax#of(shop.Price)"]);
+    assert_eq!(
+        ids_at(&store, &last, "shop/Tax.java", 2),
+        ["shop.Tax#of(shop.Price)"]
+    );
 }
 
 #[test]
@@ -219,14 +216,9 @@ fn a_unit_another_revision_holds_stays() {
     // The commit's revision still reads its Cart, whose unit the saved
     // work tree no longer holds.
     assert_eq!(read_commit(), before);
-    let row = store.revision(&commit).unwrap().unwrap();
-    let snapshot = Snapshot::new(&store, row).unwrap();
-    let ids: Vec<String> = snapshot
-        .elements_at("shop/Cart.java", 3, 3)
-        .unwrap()
-        .into_iter()
-        .map(|v| v.record.element_id)
-        .collect();
-    assert_eq!(ids, ["shop.Cart#total(shop.Price)"]);
+    assert_eq!(
+        ids_at(&store, &commit, "shop/Cart.java", 3),
+        ["shop.Cart#total(shop.Price)"]
+    );
     assert_eq!(units_held_by_none(&store_dir), 0);
 }
