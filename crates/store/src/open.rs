@@ -185,6 +185,12 @@ impl Store {
         tx.commit().map_err(|e| self.classify(e))
     }
 
+    fn has_no_tables(&self) -> Result<bool, Error> {
+        self.db
+            .query_row("SELECT count(*) = 0 FROM sqlite_master", [], |r| r.get(0))
+            .map_err(|e| self.classify(e))
+    }
+
     fn check_version(&self) -> Result<(), Error> {
         let found: Option<String> = self
             .db
@@ -194,14 +200,24 @@ impl Store {
                 |r| r.get(0),
             )
             .optional()
-            .map_err(|e| self.classify(e))
             .or_else(|e| match e {
                 // A database without our tables is not a refscope store.
-                Error::Sqlite { .. } => Ok(None),
-                other => Err(other),
+                rusqlite::Error::SqliteFailure(_, Some(message))
+                    if message.starts_with("no such table") =>
+                {
+                    Ok(None)
+                }
+                other => Err(self.classify(other)),
             })?;
         let found: u32 = match found {
             Some(v) => v.parse().unwrap_or(0),
+            // No table at all: a process making the store was stopped
+            // before its schema committed, and the next index makes it.
+            None if self.has_no_tables()? => {
+                return Err(Error::EmptyStore {
+                    store: self.dir.clone(),
+                });
+            }
             None => {
                 return Err(Error::Corrupt {
                     path: self.dir.clone(),

@@ -68,3 +68,31 @@ fn second_writer_waits_for_the_lock() {
 fn rusqlite_connection(store_dir: &Path) -> rusqlite::Connection {
     rusqlite::Connection::open(store_dir.join("refscope.sqlite")).unwrap()
 }
+
+#[test]
+fn a_store_whose_making_was_cut_short_is_empty_until_the_next_index() {
+    let dir = tempfile::tempdir().unwrap();
+    // A process killed between creating the database file and committing
+    // its schema leaves a database without any table.
+    rusqlite::Connection::open(dir.path().join("refscope.sqlite"))
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 0;")
+        .unwrap();
+    assert!(matches!(
+        Store::open_existing(dir.path()),
+        Err(Error::EmptyStore { .. })
+    ));
+    Store::open(dir.path()).unwrap();
+    assert!(Store::open_existing(dir.path()).is_ok());
+
+    // Another program's database is not taken for an empty store.
+    let other = tempfile::tempdir().unwrap();
+    rusqlite::Connection::open(other.path().join("refscope.sqlite"))
+        .unwrap()
+        .execute_batch("CREATE TABLE notes (text TEXT);")
+        .unwrap();
+    assert!(matches!(
+        Store::open_existing(other.path()),
+        Err(Error::Corrupt { .. })
+    ));
+}
