@@ -35,10 +35,33 @@ const STAGE_WORDS: [&str; 3] = ["where", "limit", "count"];
 /// Words joining two sets.
 const SET_WORDS: [&str; 3] = ["union", "intersect", "except"];
 
+/// The deepest nesting of parentheses, `not` and `at` a query may have: the
+/// parser and the evaluator recurse once a level, and a query from a
+/// client must not run them out of stack.
+const MAX_NESTING: usize = 64;
+
+/// The longest query read, in bytes (a query of pipes nests as deep as it
+/// has stages).
+const MAX_QUERY_BYTES: usize = 4 << 10;
+
 /// Parses a query.
 pub fn parse(text: &str) -> Result<Query, QueryError> {
+    if text.len() > MAX_QUERY_BYTES {
+        return Err(QueryError::syntax(
+            Span {
+                start: 0,
+                end: text.len(),
+            },
+            format!("the query is longer than {} KiB", MAX_QUERY_BYTES >> 10),
+            vec!["a shorter query".into()],
+        ));
+    }
     let tokens = tokenize(text)?;
-    let mut parser = Parser { tokens, at: 0 };
+    let mut parser = Parser {
+        tokens,
+        at: 0,
+        depth: 0,
+    };
     let expr = parser.expr()?;
     let mut count = false;
     if parser.peek_word() == Some("count") && parser.previous_is_pipe() {
@@ -74,9 +97,31 @@ pub fn parse(text: &str) -> Result<Query, QueryError> {
 struct Parser {
     tokens: Vec<Token>,
     at: usize,
+    /// How deep in parentheses, `not` and `at` the parser is.
+    depth: usize,
 }
 
 impl Parser {
+    /// Runs `inner` one level deeper, or refuses a query nested deeper
+    /// than [`MAX_NESTING`] at `span`.
+    fn nested<T>(
+        &mut self,
+        span: Span,
+        inner: impl FnOnce(&mut Self) -> Result<T, QueryError>,
+    ) -> Result<T, QueryError> {
+        if self.depth == MAX_NESTING {
+            return Err(QueryError::syntax(
+                span,
+                format!("nested more than {MAX_NESTING} levels deep"),
+                vec!["a query with fewer parentheses".into()],
+            ));
+        }
+        self.depth += 1;
+        let result = inner(self);
+        self.depth -= 1;
+        result
+    }
+
     fn peek(&self) -> &Token {
         &self.tokens[self.at.min(self.tokens.len() - 1)]
     }
@@ -143,9 +188,9 @@ impl Parser {
     /// `scoped = "at" REV scoped | pipeline`.
     fn scoped(&mut self) -> Result<Expr, QueryError> {
         if self.peek_word() == Some("at") {
-            self.next();
+            let at = self.next().span;
             let revision = self.revision("a revision after 'at' (HEAD~1, a tag, a commit id)")?;
-            let inner = self.scoped()?;
+            let inner = self.nested(at, Self::scoped)?;
             return Ok(Expr::At(revision, Box::new(inner)));
         }
         self.pipeline()
@@ -190,7 +235,7 @@ impl Parser {
         let span = token.span;
         match token.kind {
             TokenKind::Open => {
-                let inner = self.expr()?;
+                let inner = self.nested(span, Self::expr)?;
                 self.expect(TokenKind::Close, "')'")?;
                 Ok(inner)
             }
@@ -425,13 +470,13 @@ impl Parser {
         };
         match token.kind {
             TokenKind::Open => {
-                let inner = self.condition()?;
+                let inner = self.nested(token.span, Self::condition)?;
                 self.expect(TokenKind::Close, "')'")?;
                 Ok(inner)
             }
-            TokenKind::Word(w) if w == "not" => {
-                Ok(Condition::Not(Box::new(self.condition_atom()?)))
-            }
+            TokenKind::Word(w) if w == "not" => Ok(Condition::Not(Box::new(
+                self.nested(token.span, Self::condition_atom)?,
+            ))),
             TokenKind::Word(w) => {
                 let Some(field) = Field::parse(&w) else {
                     return Err(QueryError::syntax(

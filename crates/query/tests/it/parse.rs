@@ -316,3 +316,38 @@ fn the_parser_never_panics() {
     // The generator makes valid queries too, not only garbage.
     assert!(n_parsed > 100, "only {n_parsed} generated queries parsed");
 }
+
+/// What fuzzing kept (`fuzz/corpus/query_parse`) parses or is refused,
+/// without a panic.
+#[test]
+fn the_fuzz_corpus_parses_without_a_panic() {
+    for (_, input) in refscope_test_support::paths::fuzz_corpus("query_parse") {
+        if let Ok(text) = std::str::from_utf8(&input) {
+            let _ = parse(text);
+        }
+    }
+}
+
+/// Deep nesting is refused, not followed until the stack runs out (the
+/// query parser's fuzz target found that deep parentheses crashed it).
+#[test]
+fn deep_nesting_and_huge_queries_are_refused() {
+    for query in [
+        "(".repeat(4000),
+        format!("{}method{}", "(".repeat(65), ")".repeat(65)),
+        format!("method | where {}name = \"x\"", "not ".repeat(100)),
+        format!("{}method", "at HEAD ".repeat(100)),
+    ] {
+        let error = parse(&query).expect_err("refused");
+        assert!(error.message.contains("levels deep"), "{}", error.message);
+    }
+    let nested = format!("{}method{}", "(".repeat(64), ")".repeat(64));
+    assert!(parse(&nested).is_ok());
+    let long = format!("method{}", " | limit 1".repeat(2000));
+    let error = parse(&long).expect_err("refused");
+    assert!(
+        error.message.contains("longer than 4 KiB"),
+        "{}",
+        error.message
+    );
+}
