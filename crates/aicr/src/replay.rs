@@ -207,6 +207,14 @@ fn take_call(
 mod tests {
     use super::*;
 
+    /// What fuzzing kept (`fuzz/corpus/replay_stream`) reads without a panic.
+    #[test]
+    fn the_fuzz_corpus_reads_without_a_panic() {
+        for (_, input) in refscope_test_support::paths::fuzz_corpus("replay_stream") {
+            let _ = scan_stream(&input[..]);
+        }
+    }
+
     fn scanned(stream: &str) -> StreamScan {
         scan_stream(stream.as_bytes()).unwrap()
     }

@@ -63,6 +63,15 @@ pub fn for_each_name(bytes: &[u8], mut f: impl FnMut(&str)) -> Result<(), BadNam
 mod tests {
     use super::*;
 
+    /// What fuzzing kept (`fuzz/corpus/store_names`) decodes or is
+    /// refused, without a panic.
+    #[test]
+    fn the_fuzz_corpus_decodes_without_a_panic() {
+        for (_, input) in refscope_test_support::paths::fuzz_corpus("store_names") {
+            let _ = decode_names(&input);
+        }
+    }
+
     #[test]
     fn names_come_back_as_they_went_in() {
         let long = "x".repeat(300);

@@ -140,3 +140,12 @@ fn canonical_names_of_binary_names() {
         assert_eq!(canonical_name_of_binary(binary), canonical, "{binary}");
     }
 }
+
+/// What fuzzing kept (`fuzz/corpus/class_file`) reads or is refused,
+/// without a panic.
+#[test]
+fn the_fuzz_corpus_reads_without_a_panic() {
+    for (_, input) in refscope_test_support::paths::fuzz_corpus("class_file") {
+        let _ = parse_class(&input);
+    }
+}

@@ -439,3 +439,11 @@ fn node_positions_follow_javac_lines() {
         }
     }
 }
+
+/// What fuzzing kept (`fuzz/corpus/java_extract`) extracts without a panic.
+#[test]
+fn the_fuzz_corpus_extracts_without_a_panic() {
+    for (_, input) in refscope_test_support::paths::fuzz_corpus("java_extract") {
+        let _ = extract(&input);
+    }
+}

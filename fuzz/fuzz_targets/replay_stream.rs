@@ -1,0 +1,7 @@
+//! The agent-stream reader of `aicr replay` on any bytes. Replayed on
+//! stable by `crates/aicr/tests/fuzz_corpus.rs`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let _ = refscope_aicr::replay::scan_stream(data);
+});
