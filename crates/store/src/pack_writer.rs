@@ -24,18 +24,8 @@ impl crate::open::Store {
     /// appended after it is referenced by nothing. The caller holds the
     /// write lock.
     pub fn discard_uncommitted_pack(&self) -> Result<(), Error> {
-        let path = self.pack_path();
-        let committed = self.committed_pack_len()?;
-        let file = match OpenOptions::new().write(true).open(&path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => return Err(Error::io(&path, e)),
-        };
-        let len = file.metadata().map_err(|e| Error::io(&path, e))?.len();
-        if len > committed {
-            file.set_len(committed).map_err(|e| Error::io(&path, e))?;
-        }
-        Ok(())
+        // Opening a writer at the committed length cuts off the rest.
+        PackWriter::open(&self.pack_path(), self.committed_pack_len()?).map(drop)
     }
 }
 

@@ -8,12 +8,12 @@
 //! caller knows which units no revision holds any more; removing one
 //! costs what its own rows are, whatever the store's size.
 
-use refscope_resolve::StoredResolution;
 use rusqlite::{OptionalExtension, params};
 
 use crate::error::Error;
 use crate::open::Store;
 use crate::transaction::IndexTransaction;
+use crate::units::decode_resolution;
 
 impl Store {
     /// The largest unit id given so far (0 when there is none): a unit
@@ -70,7 +70,7 @@ impl IndexTransaction<'_> {
             else {
                 continue;
             };
-            let Some(resolution) = decode(&refs) else {
+            let Ok(resolution) = decode_resolution(&refs) else {
                 continue;
             };
             let overridden = resolution
@@ -100,11 +100,4 @@ impl IndexTransaction<'_> {
         }
         Ok(removed)
     }
-}
-
-/// A unit's stored references, or `None` when they do not validate.
-fn decode(bytes: &[u8]) -> Option<StoredResolution> {
-    let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(bytes.len());
-    aligned.extend_from_slice(bytes);
-    rkyv::from_bytes::<StoredResolution, rkyv::rancor::Error>(&aligned).ok()
 }

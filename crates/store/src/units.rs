@@ -401,13 +401,9 @@ impl Store {
             .prepare_cached("SELECT refs FROM units WHERE id = ?1")
             .and_then(|mut select| select.query_row(params![file.unit_id], |r| r.get(0)))
             .map_err(|e| self.sqlite_error(e))?;
-        let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(bytes.len());
-        aligned.extend_from_slice(&bytes);
-        rkyv::from_bytes::<StoredResolution, rkyv::rancor::Error>(&aligned).map_err(|e| {
-            Error::Corrupt {
-                path: self.dir().to_path_buf(),
-                message: format!("references of {} do not validate: {e}", file.path),
-            }
+        decode_resolution(&bytes).map_err(|e| Error::Corrupt {
+            path: self.dir().to_path_buf(),
+            message: format!("references of {} do not validate: {e}", file.path),
         })
     }
 
@@ -450,6 +446,14 @@ impl Store {
         rows.collect::<Result<_, _>>()
             .map_err(|e| self.sqlite_error(e))
     }
+}
+
+/// A unit's `refs` column back into its resolution, validated.
+pub(crate) fn decode_resolution(bytes: &[u8]) -> Result<StoredResolution, rkyv::rancor::Error> {
+    // The column's bytes come unaligned; the archive needs them aligned.
+    let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(bytes.len());
+    aligned.extend_from_slice(bytes);
+    rkyv::from_bytes::<StoredResolution, rkyv::rancor::Error>(&aligned)
 }
 
 /// The `params` column back into parameter types.
