@@ -106,16 +106,17 @@ pub fn export(
         if !config.decls && !config.refs {
             continue;
         }
-        let facts = snapshot.facts(&file)?;
+        let data = snapshot.file_data(&file)?;
+        let facts = &data.facts;
         if config.refs {
-            let refs = snapshot.refs(&file)?;
+            let refs = &snapshot.file_resolution(&data)?.refs;
             let strip = |path: &'_ str| -> Option<String> {
                 match &prefix {
                     Some(prefix) => path.strip_prefix(prefix.as_str()).map(str::to_string),
                     None => Some(path.to_string()),
                 }
             };
-            for r in &refs {
+            for r in refs {
                 let site = &facts.ref_sites[r.site as usize];
                 let resolved = r.confidence != Confidence::Unresolved;
                 let decl_file = r.decl_file.as_deref().and_then(strip);
@@ -146,9 +147,9 @@ pub fn export(
         if !config.decls {
             continue;
         }
-        let mut records = snapshot.records(&file)?;
+        let mut records: Vec<_> = data.records.iter().collect();
         records.sort_by_key(|r| (r.name_line, r.name_col));
-        for record in &records {
+        for record in records {
             let Some(kind) = record.decl_kind() else {
                 continue;
             };

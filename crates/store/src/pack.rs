@@ -603,7 +603,11 @@ impl PackReader {
             let archived = self.access::<ArchivedDeclarationsPart>(blob_id, payload)?;
             let declarations = rkyv::deserialize::<DeclarationsPart, rancor::Error>(archived)
                 .expect("validated archives deserialize");
-            Ok(join(declarations, BodyPart::default()))
+            let facts = join(declarations, BodyPart::default());
+            facts
+                .check_declarations()
+                .map_err(|e| self.does_not_hold(blob_id, e))?;
+            Ok(facts)
         })
     }
 
@@ -621,8 +625,16 @@ impl PackReader {
                 .expect("validated archives deserialize");
             let body = rkyv::deserialize::<BodyPart, rancor::Error>(body)
                 .expect("validated archives deserialize");
-            Ok(join(declarations, body))
+            let facts = join(declarations, body);
+            facts.check().map_err(|e| self.does_not_hold(blob_id, e))?;
+            Ok(facts)
         })
+    }
+
+    /// Facts whose indices do not hold (see [`FileFacts::check`]): bytes
+    /// that validate as an archive may still point outside their lists.
+    fn does_not_hold(&self, blob_id: &BlobId, bad: refscope_syntax::BadFacts) -> Error {
+        self.corrupt(format!("record of blob {blob_id} does not hold: {bad}"))
     }
 }
 

@@ -241,6 +241,31 @@ mod tests {
     }
 
     #[test]
+    fn facts_whose_indices_do_not_hold_are_refused() {
+        // Written by a writer that knew the format (checksums right), with
+        // a body whose site names an element the file does not have.
+        let dir = tempfile::tempdir().unwrap();
+        let mut facts = refscope_syntax::extract(SOURCE.as_bytes());
+        facts.ref_sites[0].enclosing = facts.elements.len() as u32 + 3;
+        let blob_id = BlobId::of_bytes(SOURCE.as_bytes());
+        let path = dir.path().join("facts.pack");
+        let mut writer = PackWriter::open(&path, 0).unwrap();
+        let at = writer
+            .append(&blob_id, &encode_facts(facts, SOURCE.len()))
+            .unwrap();
+        writer.finish().unwrap();
+        let reader = PackReader::open(&path).unwrap();
+        match reader.facts(&blob_id, at) {
+            Err(Error::Corrupt { message, .. }) => {
+                assert!(message.contains("reference site 0"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // The declarations alone still hold.
+        assert!(reader.declarations(&blob_id, at).is_ok());
+    }
+
+    #[test]
     fn each_part_is_checked_on_its_own() {
         let dir = tempfile::tempdir().unwrap();
         let (path, blob_id, at, _) = one_record(dir.path());

@@ -16,11 +16,13 @@
 //! assert_eq!(facts.ref_sites[0].name, "m");
 //! ```
 
+mod check;
 pub mod digest;
 pub mod extract;
 pub mod facts;
 pub mod mentions;
 
+pub use check::BadFacts;
 pub use digest::Digest128;
 pub use extract::{extract, parse_only, tree_sitter_on_mimalloc};
 pub use facts::FileFacts;

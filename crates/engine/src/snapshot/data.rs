@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use refscope_resolve::FileResolution;
 use refscope_resolve::records::ElementRecord;
 use refscope_store::FileEntry;
-use refscope_syntax::facts::{Element, FileFacts};
+use refscope_syntax::facts::{Element, FileFacts, NO_ELEMENT};
 
 /// Everything read of one file of a revision: its facts and element
 /// records, and its resolved references once asked for.
@@ -25,13 +25,58 @@ pub struct FileData {
 }
 
 impl FileData {
-    pub(super) fn new(entry: FileEntry, facts: FileFacts, records: Vec<ElementRecord>) -> Self {
-        Self {
+    /// A file read from the store, once its records describe its facts'
+    /// elements one to one: everything that pairs them indexes one by the
+    /// other. A store changed behind refscope's back may break that (the
+    /// message says how).
+    pub(super) fn new(
+        entry: FileEntry,
+        facts: FileFacts,
+        records: Vec<ElementRecord>,
+    ) -> Result<Self, String> {
+        if records.len() != facts.elements.len() {
+            return Err(format!(
+                "{} element records for {} elements",
+                records.len(),
+                facts.elements.len()
+            ));
+        }
+        for (index, record) in records.iter().enumerate() {
+            let parent = facts.elements[index].parent;
+            let parent = (parent != NO_ELEMENT).then_some(parent);
+            if record.idx as usize != index || record.parent_idx != parent {
+                return Err(format!(
+                    "element record {index} says element {} under {:?}",
+                    record.idx, record.parent_idx
+                ));
+            }
+        }
+        Ok(Self {
             entry,
             facts,
             records,
             resolution: OnceLock::new(),
+        })
+    }
+
+    /// Checks that `resolution` speaks of this file's sites and elements.
+    pub(super) fn check_resolution(&self, resolution: &FileResolution) -> Result<(), String> {
+        let n_sites = self.facts.ref_sites.len();
+        if let Some(r) = resolution.refs.iter().find(|r| r.site as usize >= n_sites) {
+            return Err(format!("a reference names site {} of {n_sites}", r.site));
         }
+        let n_elements = self.facts.elements.len();
+        if let Some(o) = resolution
+            .overrides
+            .iter()
+            .find(|o| o.element as usize >= n_elements)
+        {
+            return Err(format!(
+                "an override names element {} of {n_elements}",
+                o.element
+            ));
+        }
+        Ok(())
     }
 
     pub(super) fn weight(&self) -> u64 {

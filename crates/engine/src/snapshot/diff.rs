@@ -46,8 +46,9 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::Arc;
 
-use super::{ElementView, FileEntry, Snapshot};
+use super::{ElementView, FileData, FileEntry, Snapshot};
 use crate::error::Error;
 use crate::source::BlobReader;
 use refscope_resolve::records::ElementRecord;
@@ -288,9 +289,7 @@ struct Side {
 }
 
 struct LoadedFile {
-    path: String,
-    facts: FileFacts,
-    records: Vec<ElementRecord>,
+    data: Arc<FileData>,
     bytes: Option<Vec<u8>>,
 }
 
@@ -312,22 +311,16 @@ impl Side {
             all_read: blobs.is_some(),
         };
         for file in files {
-            let facts = snapshot.facts(file)?;
-            let records = snapshot.records(file)?;
+            let data = snapshot.file_data(file)?;
             let bytes = blobs.and_then(|reader| reader.read_blob(&file.path, &file.blob_id).ok());
             side.all_read &= bytes.is_some();
             let index = side.files.len();
-            for record in &records {
+            for record in &data.records {
                 side.by_id
                     .entry(record.element_id.clone())
                     .or_insert((index, record.idx));
             }
-            side.files.push(LoadedFile {
-                path: file.path.clone(),
-                facts,
-                records,
-                bytes,
-            });
+            side.files.push(LoadedFile { data, bytes });
         }
         Ok(side)
     }
@@ -341,19 +334,19 @@ impl Side {
     fn view(&self, (file, idx): (usize, u32)) -> ElementView {
         let loaded = &self.files[file];
         ElementView {
-            path: loaded.path.clone(),
-            record: loaded.records[idx as usize].clone(),
-            element: loaded.facts.elements[idx as usize].clone(),
+            path: loaded.data.entry.path.clone(),
+            record: loaded.data.records[idx as usize].clone(),
+            element: loaded.data.facts.elements[idx as usize].clone(),
         }
     }
 
     fn summary(&self, (file, idx): (usize, u32)) -> ElementSummary {
         let loaded = &self.files[file];
         ElementSummary {
-            signature: signature_digest(&loaded.facts, &loaded.records[idx as usize]),
+            signature: signature_digest(&loaded.data.facts, &loaded.data.records[idx as usize]),
             body: match &loaded.bytes {
-                Some(bytes) => body_text_digest(&loaded.facts, idx, bytes),
-                None => body_fingerprint(&loaded.facts, idx),
+                Some(bytes) => body_text_digest(&loaded.data.facts, idx, bytes),
+                None => body_fingerprint(&loaded.data.facts, idx),
             },
         }
     }

@@ -81,7 +81,8 @@ impl Snapshot<'_> {
     /// around them. Several (`int a, b;`) are an error listing them.
     pub fn element_declared_on_line(&self, path: &str, line: u32) -> Result<FoundElement, Error> {
         let file = self.file(path)?;
-        let facts = self.facts(&file)?;
+        let data = self.file_data(&file)?;
+        let (facts, records) = (&data.facts, &data.records);
         if line == 0 || line > facts.n_lines.max(1) {
             return Err(Error::LineOutOfRange {
                 path: path.to_string(),
@@ -113,7 +114,6 @@ impl Snapshot<'_> {
                 .any(|&other| other != c && facts.ancestry(other).any(|a| a == c))
         });
         facts.sort_by_appearance(&mut candidates);
-        let records = self.records(&file)?;
         let ids: Vec<String> = candidates
             .iter()
             .filter_map(|&i| records.get(i as usize))

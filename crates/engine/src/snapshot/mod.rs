@@ -16,8 +16,8 @@ mod walk;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use refscope_resolve::FileResolution;
 use refscope_resolve::records::ElementRecord;
-use refscope_resolve::{FileResolution, ResolvedRef};
 use refscope_store::{FileEntry, PackLocation, PackReader, RevisionRow, Store};
 use refscope_syntax::facts::{FileFacts, NO_ORDINAL};
 
@@ -261,13 +261,16 @@ impl<'s> Snapshot<'s> {
         {
             return Ok(data);
         }
-        let data = Arc::new(FileData::new(
-            file.clone(),
-            self.facts(file)?,
-            self.records(file)?,
-        ));
+        let data = FileData::new(file.clone(), self.facts(file)?, self.records(file)?)
+            .map_err(|message| self.damaged(file, &message))?;
+        let data = Arc::new(data);
         self.cache.keep_file(data.clone());
         Ok(data)
+    }
+
+    /// The error for a file whose parts in the store do not fit together.
+    fn damaged(&self, file: &FileEntry, message: &str) -> Error {
+        Error::corrupt(self.store.dir(), format!("{}: {message}", file.path))
     }
 
     /// The resolution of a file read with [`Self::file_data`], decoded on
@@ -276,23 +279,16 @@ impl<'s> Snapshot<'s> {
         if let Some(resolution) = data.resolution.get() {
             return Ok(resolution);
         }
-        let resolution = self.resolution(&data.entry)?;
+        let stored = self.store.unit_resolution(&data.entry)?;
+        let resolution = stored.expand(&mut |path, ordinal| self.signature_line(path, ordinal));
+        data.check_resolution(&resolution)
+            .map_err(|message| self.damaged(&data.entry, &message))?;
         Ok(data.resolution.get_or_init(|| resolution))
     }
 
-    /// The resolved references of a file, in site order.
-    pub fn refs(&self, file: &FileEntry) -> Result<Vec<ResolvedRef>, Error> {
-        Ok(self.resolution(file)?.refs)
-    }
-
-    /// The resolved references and override links of a file.
-    pub fn resolution(&self, file: &FileEntry) -> Result<FileResolution, Error> {
-        let stored = self.store.unit_resolution(file)?;
-        Ok(stored.expand(&mut |path, ordinal| self.signature_line(path, ordinal)))
-    }
-
-    /// The qualified element records of a file, by element index.
-    pub fn records(&self, file: &FileEntry) -> Result<Vec<ElementRecord>, Error> {
+    /// The qualified element records of a file, by element index, as
+    /// stored: [`Self::file_data`] pairs them with the facts, checked.
+    fn records(&self, file: &FileEntry) -> Result<Vec<ElementRecord>, Error> {
         Ok(self.store.unit_records(file)?)
     }
 
@@ -303,8 +299,8 @@ impl<'s> Snapshot<'s> {
     /// between its members is left out.
     pub fn elements_at(&self, path: &str, start: u32, end: u32) -> Result<Vec<ElementView>, Error> {
         let file = self.file(path)?;
-        let facts = self.facts(&file)?;
-        let records = self.records(&file)?;
+        let data = self.file_data(&file)?;
+        let (facts, records) = (&data.facts, &data.records);
         if start > facts.n_lines.max(1) {
             return Err(Error::LineOutOfRange {
                 path: path.to_string(),

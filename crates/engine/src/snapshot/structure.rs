@@ -108,15 +108,15 @@ impl Snapshot<'_> {
     /// Every element of a file, in source order.
     pub fn elements_of_file(&self, path: &str) -> Result<Vec<ElementView>, Error> {
         let file = self.file(path)?;
-        let records = self.records(&file)?;
-        let facts = self.facts(&file)?;
-        Ok(records
-            .into_iter()
-            .zip(facts.elements)
+        let data = self.file_data(&file)?;
+        Ok(data
+            .records
+            .iter()
+            .zip(&data.facts.elements)
             .map(|(record, element)| ElementView {
                 path: path.to_string(),
-                record,
-                element,
+                record: record.clone(),
+                element: element.clone(),
             })
             .collect())
     }
@@ -126,8 +126,9 @@ impl Snapshot<'_> {
     /// local and anonymous classes.
     pub fn members_of(&self, view: &ElementView) -> Result<Vec<ElementView>, Error> {
         let file = self.file(&view.path)?;
-        let records = self.records(&file)?;
-        let indices: Vec<u32> = records
+        let data = self.file_data(&file)?;
+        let indices: Vec<u32> = data
+            .records
             .iter()
             .filter(|r| r.parent_idx == Some(view.record.idx))
             .map(|r| r.idx)

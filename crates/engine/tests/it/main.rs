@@ -3,6 +3,7 @@
 
 mod common;
 mod damaged_layers;
+mod damaged_rows;
 mod diff;
 mod revision_cache;
 mod store;

@@ -75,6 +75,11 @@ pub fn extract(bytes: &[u8]) -> FileFacts {
         facts.diagnostics.n_syntax_errors += 1;
     }
     lines::build_line_table(&mut facts);
+    debug_assert_eq!(
+        facts.check(),
+        Ok(()),
+        "extraction keeps the facts' invariants"
+    );
     facts
 }
 

@@ -33,18 +33,13 @@ impl<'s> Evaluator<'s> {
         let loaded = match cached {
             Some(loaded) => loaded,
             None => {
-                let file = snapshot.file(path)?;
-                let records = snapshot.records(&file)?;
-                let facts = snapshot.facts(&file)?;
-                let by_id = records
+                let data = snapshot.file_data(&snapshot.file(path)?)?;
+                let by_id = data
+                    .records
                     .iter()
                     .map(|r| (r.element_id.clone(), r.idx))
                     .collect();
-                let loaded = Rc::new(LoadedFile {
-                    records,
-                    facts,
-                    by_id,
-                });
+                let loaded = Rc::new(LoadedFile { data, by_id });
                 self.files.borrow_mut().insert(key, loaded.clone());
                 loaded
             }
@@ -52,8 +47,8 @@ impl<'s> Evaluator<'s> {
         Ok(loaded.by_id.get(id).and_then(|&idx| {
             Some(ElementView {
                 path: path.to_string(),
-                record: loaded.records.get(idx as usize)?.clone(),
-                element: loaded.facts.elements.get(idx as usize)?.clone(),
+                record: loaded.data.records.get(idx as usize)?.clone(),
+                element: loaded.data.facts.elements.get(idx as usize)?.clone(),
             })
         }))
     }

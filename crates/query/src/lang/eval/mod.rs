@@ -31,11 +31,10 @@ pub use select::kinds_of_word;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use refscope_engine::BlobReader;
-use refscope_engine::ElementRecord;
-use refscope_engine::FileFacts;
-use refscope_engine::{Snapshot, Source, Store};
+use refscope_engine::{FileData, Snapshot, Source, Store};
 
 use super::ast::{Expr, Query, Relation, Span, Stage};
 use super::error::QueryError;
@@ -68,8 +67,7 @@ pub struct Evaluator<'s> {
 }
 
 struct LoadedFile {
-    records: Vec<ElementRecord>,
-    facts: FileFacts,
+    data: Arc<FileData>,
     by_id: HashMap<String, u32>,
 }
 
