@@ -121,10 +121,13 @@ fn replay(args: ReplayArgs) -> Result<()> {
         .with_context(|| format!("cannot open the stream {}", args.stream.display()))?;
     let scan = scan_stream(BufReader::new(stream))
         .with_context(|| format!("cannot read the stream {}", args.stream.display()))?;
-    let skipped = format!(
+    let mut skipped = format!(
         "{} other tool calls ignored, {} lines not JSON",
         scan.other_tool_calls, scan.unparsable_lines
     );
+    if scan.unknown_records > 0 {
+        skipped += &format!(", {} records of unknown kinds", scan.unknown_records);
+    }
     if scan.calls.is_empty() {
         eprintln!(
             "refscope: no aicr tool calls in {} ({skipped}); no state written",

@@ -390,3 +390,66 @@ fn replay_binds_the_calls_to_a_stored_task() {
     );
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// Each client's recorded stream (`crates/aicr/tests/streams/`) replayed
+/// against the fixture repository: its two review calls recorded in the
+/// state, the other tool's call ignored.
+#[test]
+fn every_client_formats_stream_replays_into_a_state() {
+    let streams = refscope_test_support::paths::workspace_root().join("crates/aicr/tests/streams");
+    let repo = ReviewRepo::build();
+    for client in [
+        "claude-code",
+        "gemini-cli",
+        "codex-exec",
+        "codex-app-server",
+        "cursor",
+        "openai-responses",
+        "plain",
+    ] {
+        let agent_dir = tempfile::tempdir().unwrap();
+        let stream = streams.join(format!("{client}.jsonl"));
+        let output = refscope(
+            &[
+                "aicr",
+                "replay",
+                "--stream",
+                text(&stream),
+                "--agent-dir",
+                text(agent_dir.path()),
+                "--repo",
+                text(repo.path()),
+                "--rev",
+                &repo.revision,
+                "--base",
+                &repo.base,
+            ],
+            "",
+            true,
+        );
+        let (unparsable, unknown) = if client == "plain" {
+            (1, ", 1 records of unknown kinds")
+        } else {
+            (0, "")
+        };
+        assert_eq!(
+            stdout(&output).trim_end(),
+            format!(
+                "replayed 2 aicr calls: 2 recorded, 0 refused (1 other tool calls ignored, {unparsable} lines not JSON{unknown}); state in {}",
+                text(&agent_dir.path().join(STATE_FILE))
+            ),
+            "{client}"
+        );
+        let written = state(agent_dir.path()).unwrap();
+        assert_eq!(
+            written["problems"][0]["location"],
+            format!("{ORDER}:20"),
+            "{client}"
+        );
+        assert_eq!(
+            written["contextRequests"],
+            json!([{"path": ORDER, "range": {"start_line": 18, "end_line": 22}, "reason": "the change"}]),
+            "{client}"
+        );
+    }
+}

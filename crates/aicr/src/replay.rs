@@ -3,25 +3,37 @@
 //! where the calls never reached a server — so no finding, context request
 //! or blame request in the stream is silently dropped.
 //!
-//! Each line is one JSON event; lines that are not JSON are counted and
-//! skipped. Anywhere inside an event, an object whose `type` is
-//! `tool_call`, `tool_use`, `function_call`, `mcp_tool_call` or `mcp_call`
-//! and that carries a name (`name`, `tool_name` or `tool`) is a tool call;
-//! its arguments are the first of `input`, `arguments`, `args` or
-//! `parameters`, an object or a string holding a JSON object. That covers:
+//! Each line is one JSON record; lines that are not JSON are counted and
+//! skipped. Anywhere inside a record, an object whose `type` is
+//! `tool_call`, `tool_use`, `function_call`, `mcp_tool_call`, `mcpToolCall`
+//! or `mcp_call` and that carries a name (`name`, `tool_name` or `tool`) is
+//! a tool call; its arguments are the first of `input`, `arguments`, `args`
+//! or `parameters`, an object or a string holding a JSON object. So is the
+//! `args` of an `mcpToolCall` object (named by `toolName` or `name`, with
+//! its arguments in `args`). That covers (one fixture each in
+//! `crates/aicr/tests/streams/`):
 //!
-//! * plain events: `{"type":"tool_call","name":..,"arguments":{..}}` and
+//! * plain records: `{"type":"tool_call","name":..,"arguments":{..}}` and
 //!   `{"type":"tool_use","name":..,"input":{..}}`;
 //! * Claude Code's `stream-json`: `{"type":"assistant","message":{"content":
 //!   [{"type":"tool_use","id":..,"name":"mcp__aicr-output__aicr_skip","input":{..}}]}}`;
 //! * Gemini CLI's `stream-json`: `{"type":"tool_use","tool_name":..,"tool_id":..,"parameters":{..}}`;
-//! * Codex's `exec --json`: `{"type":"item.completed","item":{"type":"mcp_tool_call","id":..,"server":..,"tool":..,"arguments":{..}}}`;
-//! * OpenAI function calls: `{"type":"function_call","call_id":..,"name":..,"arguments":"{..}"}`.
+//! * Codex's `exec --json`: `{"type":"item.completed","item":{"type":"mcp_tool_call","id":..,"server":..,"tool":..,"arguments":{..}}}`,
+//!   and its app server's notifications: `{"method":"item/completed","params":{"item":{"type":"mcpToolCall",..}}}`;
+//! * Cursor's `stream-json`: `{"type":"tool_call","subtype":"started","call_id":..,"tool_call":{"mcpToolCall":
+//!   {"args":{"name":..,"toolName":..,"providerIdentifier":..,"toolCallId":..,"args":{..}}}}}`;
+//! * OpenAI function calls: `{"type":"function_call","call_id":..,"name":..,"arguments":"{..}"}`,
+//!   alone or as the `item` of a Responses stream's `response.output_item.done`.
 //!
 //! A call seen twice under the same id (`id`, `call_id`, `tool_use_id`,
-//! `tool_id`), as when a stream reports a call when it starts and again
-//! when it completes, is executed once. Names are mapped through
-//! [`normalize_tool_name`]; other tools' calls are counted and ignored.
+//! `tool_id`, `toolCallId`), as when a stream reports a call when it starts
+//! and again when it completes, is executed once. Records that announce a
+//! call before its arguments are complete (Claude Code's `stream_event`
+//! partial messages, a Responses stream's `response.output_item.added` and
+//! argument deltas) are passed over: the complete call follows. A record
+//! of a kind none of these clients writes is counted, and searched all the
+//! same. Names are mapped through [`normalize_tool_name`]; other tools'
+//! calls are counted and ignored.
 
 use std::collections::HashSet;
 use std::io::BufRead;
@@ -53,6 +65,9 @@ pub struct StreamScan {
     pub other_tool_calls: usize,
     /// Lines that are not JSON (skipped).
     pub unparsable_lines: usize,
+    /// Records of a kind (`type`, or `method` of a JSON-RPC notification)
+    /// that no supported client writes: searched for calls all the same.
+    pub unknown_records: usize,
 }
 
 /// One call that the tools refused.
@@ -81,14 +96,52 @@ const TOOL_CALL_TYPES: &[&str] = &[
     "tool_use",
     "function_call",
     "mcp_tool_call",
+    "mcpToolCall",
     "mcp_call",
 ];
+/// The key of Cursor's MCP call object, whose `args` is the call.
+const CURSOR_MCP_CALL: &str = "mcpToolCall";
+/// Record kinds that announce a call whose arguments are still to come.
+const PARTIAL_RECORD_KINDS: &[&str] = &[
+    "stream_event",
+    "response.output_item.added",
+    "response.function_call_arguments.delta",
+];
+/// The record kinds the supported clients write: Claude Code, Gemini CLI,
+/// Codex (`exec --json`), Cursor, OpenAI's Responses items, plain records.
+const KNOWN_RECORD_KINDS: &[&str] = &[
+    "system",
+    "assistant",
+    "user",
+    "result",
+    "stream_event",
+    "init",
+    "message",
+    "tool_use",
+    "tool_result",
+    "error",
+    "thread.started",
+    "turn.started",
+    "turn.completed",
+    "turn.failed",
+    "item.started",
+    "item.updated",
+    "item.completed",
+    "thinking",
+    "tool_call",
+    "function_call",
+    "function_call_output",
+    "reasoning",
+];
+/// Prefixes of known record kinds: a Responses stream's events and the
+/// Codex app server's notifications.
+const KNOWN_RECORD_KIND_PREFIXES: &[&str] = &["response.", "item/", "turn/", "thread/"];
 /// Keys that hold a tool call's name, by preference.
 const NAME_KEYS: &[&str] = &["name", "tool_name", "tool"];
 /// Keys that hold a tool call's arguments, by preference.
 const ARGUMENT_KEYS: &[&str] = &["input", "arguments", "args", "parameters"];
 /// Keys that hold a tool call's id.
-const ID_KEYS: &[&str] = &["id", "call_id", "tool_use_id", "tool_id"];
+const ID_KEYS: &[&str] = &["id", "call_id", "tool_use_id", "tool_id", "toolCallId"];
 
 /// Reads a JSON-lines stream and collects its tool calls.
 pub fn scan_stream(stream: impl BufRead) -> std::io::Result<StreamScan> {
@@ -99,10 +152,26 @@ pub fn scan_stream(stream: impl BufRead) -> std::io::Result<StreamScan> {
         if line.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<Value>(&line) {
-            Ok(event) => collect_calls(&event, index + 1, &mut seen_ids, &mut scan),
-            Err(_) => scan.unparsable_lines += 1,
+        let Ok(record) = serde_json::from_str::<Value>(&line) else {
+            scan.unparsable_lines += 1;
+            continue;
+        };
+        let kind = ["type", "method"]
+            .iter()
+            .find_map(|key| record.get(*key).and_then(Value::as_str));
+        if kind.is_some_and(|kind| PARTIAL_RECORD_KINDS.contains(&kind)) {
+            continue;
         }
+        let known = kind.is_some_and(|kind| {
+            KNOWN_RECORD_KINDS.contains(&kind)
+                || KNOWN_RECORD_KIND_PREFIXES
+                    .iter()
+                    .any(|prefix| kind.starts_with(prefix))
+        });
+        if !known {
+            scan.unknown_records += 1;
+        }
+        collect_calls(&record, index + 1, &mut seen_ids, &mut scan);
     }
     Ok(scan)
 }
@@ -145,6 +214,16 @@ fn collect_calls(
             }
         }
         Value::Object(object) => {
+            if let Some(Value::Object(cursor)) = object.get(CURSOR_MCP_CALL)
+                && let Some(Value::Object(args)) = cursor.get("args")
+                && let Some(name) = ["toolName", "name"]
+                    .iter()
+                    .find_map(|key| args.get(*key).and_then(Value::as_str))
+            {
+                let id = args.get("toolCallId").and_then(Value::as_str);
+                take_call(name, id, args.get("args"), line, seen_ids, scan);
+                return;
+            }
             let is_call = object
                 .get("type")
                 .and_then(Value::as_str)
@@ -153,7 +232,13 @@ fn collect_calls(
                 .iter()
                 .find_map(|key| object.get(*key).and_then(Value::as_str));
             match (is_call, name) {
-                (true, Some(name)) => take_call(object, name, line, seen_ids, scan),
+                (true, Some(name)) => {
+                    let id = ID_KEYS
+                        .iter()
+                        .find_map(|key| object.get(*key).and_then(Value::as_str));
+                    let arguments = ARGUMENT_KEYS.iter().find_map(|key| object.get(*key));
+                    take_call(name, id, arguments, line, seen_ids, scan)
+                }
                 _ => {
                     for child in object.values() {
                         collect_calls(child, line, seen_ids, scan);
@@ -165,16 +250,16 @@ fn collect_calls(
     }
 }
 
+/// Records the call `name` (once per `id`) with these arguments, when it
+/// names a review tool.
 fn take_call(
-    object: &Map<String, Value>,
     name: &str,
+    id: Option<&str>,
+    arguments: Option<&Value>,
     line: usize,
     seen_ids: &mut HashSet<String>,
     scan: &mut StreamScan,
 ) {
-    let id = ID_KEYS
-        .iter()
-        .find_map(|key| object.get(*key).and_then(Value::as_str));
     if let Some(id) = id
         && !seen_ids.insert(id.to_string())
     {
@@ -184,7 +269,7 @@ fn take_call(
         scan.other_tool_calls += 1;
         return;
     };
-    let arguments = match ARGUMENT_KEYS.iter().find_map(|key| object.get(*key)) {
+    let arguments = match arguments {
         None | Some(Value::Null) => Ok(Map::new()),
         Some(Value::Object(arguments)) => Ok(arguments.clone()),
         Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
