@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use refscope_aicr::prose::{ProseOutcome, apply_prose};
 use refscope_aicr::replay::{replay_calls, scan_stream};
 use refscope_aicr::state::{remove_state, state_path};
-use refscope_aicr::{ReviewTarget, ReviewTools};
+use refscope_aicr::{Repository, ReviewTarget, ReviewTools};
 use refscope_mcp_bridge::task::{Task, TaskStore};
 
 /// `refscope aicr ...`.
@@ -142,7 +142,7 @@ fn replay(args: ReplayArgs) -> Result<()> {
         }
         (None, revision) => {
             let target = ReviewTarget {
-                repository: args.target.repo.unwrap_or_else(|| PathBuf::from(".")),
+                repository: Repository::Git(args.target.repo.unwrap_or_else(|| PathBuf::from("."))),
                 revision: revision.expect("clap requires --task or --rev"),
                 base_revision: args.target.base,
             };
@@ -174,14 +174,21 @@ fn replay(args: ReplayArgs) -> Result<()> {
 pub fn review_tools_of_task(task: &Task, agent_dir: &Path) -> Result<ReviewTools> {
     if task.rev.is_none() {
         bail!(
-            "task '{}' reviews the files of a plain directory, but the aicr.* review tools need a git repository; add a task with --rev",
+            "task '{}' reviews the files of a plain directory, but the aicr.* review tools need a git or Subversion repository; add a task with --rev (and --svn URL for Subversion)",
             task.id
         );
     }
-    let target = ReviewTarget {
-        repository: task.repo.clone(),
-        revision: task.revision.clone(),
-        base_revision: task.base_revision.clone(),
+    let target = match &task.svn {
+        Some(svn) => ReviewTarget {
+            repository: Repository::Svn(svn.url.clone()),
+            revision: svn.revision.to_string(),
+            base_revision: svn.base.map(|base| base.to_string()),
+        },
+        None => ReviewTarget {
+            repository: Repository::Git(task.repo.clone()),
+            revision: task.revision.clone(),
+            base_revision: task.base_revision.clone(),
+        },
     };
     ReviewTools::open(&target, agent_dir)
         .with_context(|| format!("cannot start the review tools of task '{}'", task.id))

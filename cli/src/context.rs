@@ -98,6 +98,7 @@ pub fn run(args: ContextArgs) -> Result<()> {
                 repo: repo.clone(),
                 rev: args.rev.clone(),
                 base: args.base.clone(),
+                svn: None,
             }
             .resolve()?;
             crate::task::warn_without_merge_base(&task);

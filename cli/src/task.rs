@@ -20,7 +20,7 @@ enum TaskCommand {
     /// Name a review: a repository, the revision under review and the base
     /// revision of its diff.
     #[command(
-        after_help = "Examples:\n  refscope task add --id pr-42 --repo ~/src/shop --rev feature --base main\n  refscope task add --id nightly --repo /srv/unpacked-sources --store /tmp/store\n\nRevisions are resolved to commit ids now and indexed on first use. A plain\ndirectory has no history: its files are indexed now and it takes no --base."
+        after_help = "Examples:\n  refscope task add --id pr-42 --repo ~/src/shop --rev feature --base main\n  refscope task add --id nightly --repo /srv/unpacked-sources --store /tmp/store\n  refscope task add --id r1234 --svn https://svn.example.org/shop/trunk --rev 1234 --base 1230 --repo ~/wc/shop --store /tmp/store\n\nRevisions are resolved to commit ids now and indexed on first use. A plain\ndirectory has no history: its files are indexed now and it takes no --base.\nWith --svn, the review tools read the Subversion URL at --rev (a number or\nHEAD) with the diff from --base, and --repo is its working copy or export,\nwhose files are indexed now."
     )]
     Add(TaskAddArgs),
     /// List the tasks of a store.
@@ -43,6 +43,10 @@ struct TaskAddArgs {
     /// The base revision of the diff under review.
     #[arg(long, value_name = "REV")]
     base: Option<String>,
+    /// A Subversion repository URL for the review tools (--repo is then
+    /// its working copy or an export of it).
+    #[arg(long, value_name = "URL")]
+    svn: Option<String>,
     /// The store directory (default: the repository's).
     #[arg(long, value_name = "DIR")]
     store: Option<PathBuf>,
@@ -75,6 +79,7 @@ pub fn run(args: TaskArgs) -> Result<()> {
                 repo: args.repo,
                 rev: args.rev,
                 base: args.base,
+                svn: args.svn,
             };
             let store = Store::open(&store_dir)?;
             let task = tasks.register(new, &store, &mut index_progress)?;
@@ -124,6 +129,12 @@ fn task_line(task: &Task) -> String {
         task.rev.as_deref().unwrap_or("files"),
         short(&task.revision)
     );
+    if let Some(svn) = &task.svn {
+        line.push_str(&format!("\tsvn {} r{}", svn.url, svn.revision));
+        if let Some(base) = svn.base {
+            line.push_str(&format!("\tbase r{base}"));
+        }
+    }
     if let (Some(base), Some(resolved)) = (&task.base_rev, &task.base_revision) {
         if task.base_is_merge_base {
             line.push_str(&format!("\tbase {base} (merge base {})", short(resolved)));

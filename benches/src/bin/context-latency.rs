@@ -73,6 +73,7 @@ fn main() -> Result<()> {
             repo: args.repo.clone(),
             rev: None,
             base: None,
+            svn: None,
         };
         tasks.register(new, &store, &mut |_| {})?;
     }

@@ -21,3 +21,4 @@ mod javac;
 mod kill_trials;
 mod mcp_load;
 mod mcp_python;
+mod svn_review;

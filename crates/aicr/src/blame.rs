@@ -1,14 +1,14 @@
 //! `aicr.try_blame`: per line, the commit that last changed it at the
 //! task's revision — its id, author, author time and summary, never the
 //! line's text. Renames are followed back through history by libgit2's
-//! blame.
+//! blame; Subversion's is `svn blame` (see `svn.rs`).
 
 use std::collections::HashMap;
 
 use serde::Serialize;
 
 use super::arguments::LineRange;
-use super::repository::{PathProblem, ReviewRepository};
+use super::repository::{GitRepository, PathProblem, ReviewRepository};
 
 /// The answer of `aicr.try_blame`.
 #[derive(Debug, Clone, Serialize)]
@@ -48,137 +48,145 @@ pub(crate) struct BlamedLine {
 
 /// What one commit contributes to every line it is blamed for.
 #[derive(Debug, Clone)]
-struct CommitFacts {
-    author: String,
-    author_email: String,
-    author_time: String,
-    summary: String,
+pub(crate) struct CommitFacts {
+    pub author: String,
+    pub author_email: String,
+    pub author_time: String,
+    pub summary: String,
 }
 
-impl ReviewRepository {
-    /// Blames `requested` (whole, or the range) at the revision. A path that
-    /// is missing at the revision is `not_found`; a path that is malformed
-    /// or leads out of the repository is an error.
-    pub fn blame(
-        &self,
-        requested: &str,
-        range: Option<LineRange>,
-    ) -> Result<BlameAnswer, PathProblem> {
-        let not_found = |note: String| BlameAnswer {
-            status: "not_found",
-            path: requested.to_string(),
-            revision: self.revision.to_string(),
-            note: Some(note),
-            lines: Vec::new(),
-        };
-        let file = match self.resolve_file(requested) {
-            Ok(file) => file,
-            Err(PathProblem::Missing) => {
-                return Ok(not_found(format!(
-                    "`{requested}` does not exist at revision {}; it has no history there",
-                    self.short_revision()
-                )));
-            }
-            Err(problem) => return Err(problem),
-        };
-        let total_lines = self
-            .blob_bytes(file.blob)
-            .map(|bytes| String::from_utf8_lossy(&bytes).lines().count() as u32)
-            .unwrap_or(0);
-        let requested_range = range.unwrap_or(LineRange {
-            start_line: 1,
-            end_line: total_lines.max(1),
-        });
-        if total_lines == 0 || requested_range.start_line > total_lines {
+/// Blames `requested` (whole, or the range) at the revision. A path that
+/// is missing at the revision is `not_found`; a path that is malformed or
+/// leads out of the repository is an error.
+pub(crate) fn blame(
+    repository: &ReviewRepository,
+    requested: &str,
+    range: Option<LineRange>,
+) -> Result<BlameAnswer, PathProblem> {
+    let revision = repository.short_revision();
+    let not_found = |note: String| BlameAnswer {
+        status: "not_found",
+        path: requested.to_string(),
+        revision: repository.revision.clone(),
+        note: Some(note),
+        lines: Vec::new(),
+    };
+    let file = match repository.resolve_file(requested) {
+        Ok(file) => file,
+        Err(PathProblem::Missing) => {
             return Ok(not_found(format!(
-                "`{requested}` has {total_lines} lines at revision {}",
-                self.short_revision()
+                "`{requested}` does not exist at revision {revision}; it has no history there"
             )));
         }
-        let last_line = requested_range.end_line.min(total_lines);
-        let mut options = git2::BlameOptions::new();
-        options
-            .newest_commit(self.revision)
-            .min_line(requested_range.start_line as usize)
-            .max_line(last_line as usize);
-        let blame = match self
-            .repo
-            .blame_file(std::path::Path::new(&file.path), Some(&mut options))
-        {
-            Ok(blame) => blame,
-            Err(error) => {
-                return Ok(not_found(format!(
-                    "git cannot blame `{requested}`: {}",
-                    error.message()
-                )));
-            }
-        };
-        let mut commits: HashMap<git2::Oid, Option<CommitFacts>> = HashMap::new();
-        let mut lines = Vec::new();
-        for line in requested_range.start_line..=last_line {
-            let Some(hunk) = blame.get_line(line as usize) else {
-                continue;
-            };
-            let commit_id = hunk.final_commit_id();
-            let facts = commits
-                .entry(commit_id)
-                .or_insert_with(|| self.commit_facts(commit_id));
-            let Some(facts) = facts else { continue };
-            let original_path = hunk
-                .path()
-                .map(|path| path.to_string_lossy().replace('\\', "/"))
-                .filter(|path| *path != file.path);
-            lines.push(BlamedLine {
-                line,
-                revision: commit_id.to_string(),
-                author: facts.author.clone(),
-                author_email: facts.author_email.clone(),
-                author_time: facts.author_time.clone(),
-                summary: facts.summary.clone(),
-                original_path,
-            });
-        }
-        let wanted = requested_range.end_line - requested_range.start_line + 1;
-        let (status, note) = if lines.len() as u32 == wanted {
-            ("ok", None)
-        } else if lines.is_empty() {
-            (
-                "not_found",
-                Some("git attributes none of these lines".to_string()),
+        Err(problem) => return Err(problem),
+    };
+    let total_lines = repository
+        .bytes(&file)
+        .map(|bytes| String::from_utf8_lossy(&bytes).lines().count() as u32)
+        .unwrap_or(0);
+    let requested_range = range.unwrap_or(LineRange {
+        start_line: 1,
+        end_line: total_lines.max(1),
+    });
+    if total_lines == 0 || requested_range.start_line > total_lines {
+        return Ok(not_found(format!(
+            "`{requested}` has {total_lines} lines at revision {revision}"
+        )));
+    }
+    let last_line = requested_range.end_line.min(total_lines);
+    let attributed = match (repository.git(), repository.svn()) {
+        (Some(git), _) => git_lines(git, &file.path, requested_range.start_line, last_line),
+        (None, Some(svn)) => svn.blame_lines(&file.path, requested_range.start_line, last_line),
+        (None, None) => unreachable!("a repository is git or Subversion"),
+    };
+    let lines = match attributed {
+        Ok(lines) => lines,
+        Err(message) => return Ok(not_found(format!("cannot blame `{requested}`: {message}"))),
+    };
+    let wanted = requested_range.end_line - requested_range.start_line + 1;
+    let (status, note) = if lines.len() as u32 == wanted {
+        ("ok", None)
+    } else if lines.is_empty() {
+        (
+            "not_found",
+            Some("the history attributes none of these lines".to_string()),
+        )
+    } else {
+        let note = if requested_range.end_line > total_lines {
+            format!(
+                "`{requested}` has {total_lines} lines at revision {revision}; lines past the end have no history"
             )
         } else {
-            let note = if requested_range.end_line > total_lines {
-                format!(
-                    "`{requested}` has {total_lines} lines at revision {}; lines past the end have no history",
-                    self.short_revision()
-                )
-            } else {
-                "git attributes only some of these lines (a shallow history?)".to_string()
-            };
-            ("partial", Some(note))
+            "the history attributes only some of these lines (a shallow history?)".to_string()
         };
-        Ok(BlameAnswer {
-            status,
-            path: requested.to_string(),
-            revision: self.revision.to_string(),
-            note,
-            lines,
-        })
-    }
+        ("partial", Some(note))
+    };
+    Ok(BlameAnswer {
+        status,
+        path: requested.to_string(),
+        revision: repository.revision.clone(),
+        note,
+        lines,
+    })
+}
 
-    fn commit_facts(&self, commit_id: git2::Oid) -> Option<CommitFacts> {
-        let commit = self.repo.find_commit(commit_id).ok()?;
-        let author = commit.author();
-        Some(CommitFacts {
-            author: String::from_utf8_lossy(author.name_bytes()).into_owned(),
-            author_email: String::from_utf8_lossy(author.email_bytes()).into_owned(),
-            author_time: rfc3339(author.when()),
-            summary: commit
-                .summary_bytes()
-                .map(|summary| String::from_utf8_lossy(summary).into_owned())
-                .unwrap_or_default(),
-        })
+/// Lines `first..=last` of `path` attributed by libgit2's blame, which
+/// follows renames.
+fn git_lines(
+    git: &GitRepository,
+    path: &str,
+    first: u32,
+    last: u32,
+) -> Result<Vec<BlamedLine>, String> {
+    let mut options = git2::BlameOptions::new();
+    options
+        .newest_commit(git.revision)
+        .min_line(first as usize)
+        .max_line(last as usize);
+    let blame = git
+        .repo
+        .blame_file(std::path::Path::new(path), Some(&mut options))
+        .map_err(|error| format!("git: {}", error.message()))?;
+    let mut commits: HashMap<git2::Oid, Option<CommitFacts>> = HashMap::new();
+    let mut lines = Vec::new();
+    for line in first..=last {
+        let Some(hunk) = blame.get_line(line as usize) else {
+            continue;
+        };
+        let commit_id = hunk.final_commit_id();
+        let facts = commits
+            .entry(commit_id)
+            .or_insert_with(|| commit_facts(git, commit_id));
+        let Some(facts) = facts else { continue };
+        let original_path = hunk
+            .path()
+            .map(|found| found.to_string_lossy().replace('\\', "/"))
+            .filter(|found| found != path);
+        lines.push(BlamedLine {
+            line,
+            revision: commit_id.to_string(),
+            author: facts.author.clone(),
+            author_email: facts.author_email.clone(),
+            author_time: facts.author_time.clone(),
+            summary: facts.summary.clone(),
+            original_path,
+        });
     }
+    Ok(lines)
+}
+
+fn commit_facts(git: &GitRepository, commit_id: git2::Oid) -> Option<CommitFacts> {
+    let commit = git.repo.find_commit(commit_id).ok()?;
+    let author = commit.author();
+    Some(CommitFacts {
+        author: String::from_utf8_lossy(author.name_bytes()).into_owned(),
+        author_email: String::from_utf8_lossy(author.email_bytes()).into_owned(),
+        author_time: rfc3339(author.when()),
+        summary: commit
+            .summary_bytes()
+            .map(|summary| String::from_utf8_lossy(summary).into_owned())
+            .unwrap_or_default(),
+    })
 }
 
 /// A git time as RFC 3339 in its own UTC offset, e.g.

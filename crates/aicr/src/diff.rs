@@ -75,6 +75,34 @@ impl DiffLines {
         Ok(lines)
     }
 
+    /// The diff of a unified diff text as `svn diff` writes it: each file
+    /// after an `Index: PATH` line, its hunks' new sides from their
+    /// `@@ -a,b +c,d @@` headers. A file whose new side is
+    /// `(nonexistent)` was deleted and is left out; one with no hunks
+    /// (binary, or properties only) is listed without lines.
+    pub fn from_unified(text: &str) -> Self {
+        let mut lines = Self::default();
+        let mut current: Option<String> = None;
+        for line in text.lines() {
+            if let Some(path) = line.strip_prefix("Index: ") {
+                let path = path.trim().to_string();
+                lines.files.entry(path.clone()).or_default();
+                current = Some(path);
+            } else if let Some(new_side) = line.strip_prefix("+++ ") {
+                if new_side.trim_end().ends_with("(nonexistent)")
+                    && let Some(path) = current.take()
+                {
+                    lines.files.remove(&path);
+                }
+            } else if let (Some(path), Some(header)) = (&current, line.strip_prefix("@@ "))
+                && let Some(hunk) = new_side_of(header)
+            {
+                lines.files.entry(path.clone()).or_default().push(hunk);
+            }
+        }
+        lines
+    }
+
     /// The hunks of `path`, or `None` when the diff does not change it.
     pub fn hunks(&self, path: &str) -> Option<&[NewSideHunk]> {
         self.files.get(path).map(Vec::as_slice)
@@ -94,8 +122,80 @@ impl DiffLines {
     }
 }
 
+/// The new side of a hunk header's rest (`-a,b +c,d @@`), when it has
+/// lines.
+fn new_side_of(header: &str) -> Option<NewSideHunk> {
+    let new_side = header
+        .split_whitespace()
+        .find(|part| part.starts_with('+'))?;
+    let mut numbers = new_side[1..].splitn(2, ',');
+    let start: u32 = numbers.next()?.parse().ok()?;
+    let count: u32 = match numbers.next() {
+        Some(count) => count.parse().ok()?,
+        None => 1,
+    };
+    (count > 0).then(|| NewSideHunk {
+        first_line: start,
+        last_line: start + count - 1,
+    })
+}
+
 impl std::fmt::Display for NewSideHunk {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}-{}", self.first_line, self.last_line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_svn_diff_reads_as_new_side_hunks() {
+        let text = "Index: src/A.java
+===================================================================
+--- src/A.java\t(revision 1)
++++ src/A.java\t(revision 2)
+@@ -1,5 +1,6 @@
+ class A {
++  int b;
+@@ -20 +21,0 @@
+-  gone
+Index: src/Gone.java
+===================================================================
+--- src/Gone.java\t(revision 1)
++++ src/Gone.java\t(nonexistent)
+@@ -1,2 +0,0 @@
+-class Gone {
+-}
+Index: src/New.java
+===================================================================
+--- src/New.java\t(nonexistent)
++++ src/New.java\t(revision 2)
+@@ -0,0 +1 @@
++class New {}
+Index: logo.png
+===================================================================
+Cannot display: file marked as a binary type.
+svn:mime-type = application/octet-stream
+";
+        let lines = DiffLines::from_unified(text);
+        assert_eq!(
+            lines.changed_paths().collect::<Vec<_>>(),
+            ["logo.png", "src/A.java", "src/New.java"]
+        );
+        assert_eq!(
+            lines.hunks("src/A.java").unwrap(),
+            [NewSideHunk {
+                first_line: 1,
+                last_line: 6
+            }]
+        );
+        assert_eq!(
+            lines.hunk_of("src/New.java", 1).map(|h| h.last_line),
+            Some(1)
+        );
+        assert_eq!(lines.hunks("logo.png"), Some(&[][..]));
+        assert_eq!(lines.hunks("src/Gone.java"), None);
     }
 }

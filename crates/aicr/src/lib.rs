@@ -16,17 +16,18 @@
 //!   after the fact when the agent ran without the server.
 //! * [`prose`]: "LGTM"-style prose mapped to a skip reason.
 //!
-//! The tools read the repository in-process with libgit2 and write only
-//! the state file; they need no index, so this crate knows nothing of the
+//! The tools read a git repository in-process with libgit2, or a
+//! Subversion repository URL with the `svn` client, and write only the
+//! state file; they need no index, so this crate knows nothing of the
 //! engine, the store or MCP (the server serves them through
 //! `refscope-tool`'s [`ToolSet`](refscope_tool::ToolSet)).
 //!
 //! ```no_run
-//! use refscope_aicr::{ReviewTarget, ReviewTools};
+//! use refscope_aicr::{Repository, ReviewTarget, ReviewTools};
 //! use refscope_tool::ToolSet;
 //!
 //! let target = ReviewTarget {
-//!     repository: "/src/shop".into(),
+//!     repository: Repository::Git("/src/shop".into()),
 //!     revision: "HEAD".into(),
 //!     base_revision: Some("HEAD~1".into()),
 //! };
@@ -47,10 +48,12 @@ pub mod prose;
 pub mod replay;
 mod repository;
 pub mod state;
+mod svn;
 mod tools;
 
 pub use arguments::LineRange;
 pub use names::normalize_tool_name;
-pub use repository::{ReviewTarget, ReviewTargetError};
+pub use repository::{Repository, ReviewTarget, ReviewTargetError};
 pub use state::{ReviewState, StateError};
+pub use svn::svn_revision;
 pub use tools::{MAX_FETCHED_LINES, ReviewTools, ReviewToolsError, review_tool_definitions};

@@ -1,5 +1,6 @@
-//! The task's repository as the review tools see it: one commit under
-//! review, read in-process with libgit2, and paths that must stay inside it.
+//! The task's repository as the review tools see it: one revision under
+//! review, read in-process with libgit2 for git or through the `svn`
+//! client for Subversion (`svn.rs`), and paths that must stay inside it.
 //!
 //! A requested path is checked before anything is read: it must be
 //! relative, `/`-separated and free of `..`; symbolic links in the tree are
@@ -8,17 +9,39 @@
 use std::path::{Path, PathBuf};
 
 use super::diff::DiffLines;
+use super::svn::SvnRepository;
+
+/// Where a review's files and history are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Repository {
+    /// A git repository: its work tree or its `.git` directory.
+    Git(PathBuf),
+    /// A Subversion repository (or a directory of one), by URL: `file://`,
+    /// `svn://`, `http(s)://`. Paths are read below it and nowhere else.
+    Svn(String),
+}
+
+impl std::fmt::Display for Repository {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Git(path) => write!(f, "{}", path.display()),
+            Self::Svn(url) => f.write_str(url),
+        }
+    }
+}
 
 /// What a review is bound to: a repository, the revision under review and,
 /// optionally, the base revision of its diff.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReviewTarget {
-    /// The repository (its work tree or its `.git` directory).
-    pub repository: PathBuf,
-    /// The revision under review: any git revision expression.
+    /// The repository.
+    pub repository: Repository,
+    /// The revision under review: any git revision expression, or a
+    /// Subversion revision number (or `HEAD`).
     pub revision: String,
-    /// The base revision of the diff under review, if any: the diff
-    /// starts at its merge base with `revision`.
+    /// The base revision of the diff under review, if any: for git, the
+    /// diff starts at its merge base with `revision`; for Subversion, at
+    /// the base itself.
     pub base_revision: Option<String>,
 }
 
@@ -28,31 +51,50 @@ pub enum ReviewTargetError {
     /// No git repository there.
     #[error("{path} is not a git repository ({message}); name the repository of the review task")]
     NotARepository { path: PathBuf, message: String },
-    /// The revision does not name a commit.
-    #[error("revision `{revision}` is not a commit of {repository}; name an existing commit")]
+    /// The revision does not name a commit (or a Subversion revision).
+    #[error("revision `{revision}` is not {what} of {repository}; name an existing one")]
     RevisionNotFound {
-        repository: PathBuf,
+        repository: String,
         revision: String,
+        /// `a commit` or `a revision`.
+        what: &'static str,
     },
-    /// libgit2 failed while reading the diff.
+    /// Reading the diff failed.
     #[error("cannot compute the diff {base}..{revision} in {repository}: {message}")]
     Diff {
-        repository: PathBuf,
+        repository: String,
         base: String,
         revision: String,
         message: String,
     },
+    /// The Subversion repository does not answer, or the client failed.
+    #[error("cannot read the Subversion repository {url}: {message}")]
+    Svn { url: String, message: String },
 }
 
-/// The git side of a review: the repository, the commit under review, and
-/// the lines of its diff when there is a base.
+/// A review's repository: the revision under review, its files, and the
+/// lines of its diff when there is a base.
 pub(crate) struct ReviewRepository {
+    backend: Backend,
+    /// The revision under review as answers show it: a commit id, or
+    /// `r12`.
+    pub revision: String,
+    /// Where the diff starts, shown the same way: for git, the merge base
+    /// of the base as given and the revision.
+    pub base_revision: Option<String>,
+    /// The diff base..revision, when there is a base.
+    pub diff: Option<DiffLines>,
+}
+
+enum Backend {
+    Git(GitRepository),
+    Svn(SvnRepository),
+}
+
+/// The git side of a review.
+pub(crate) struct GitRepository {
     pub repo: git2::Repository,
     pub revision: git2::Oid,
-    /// The merge base of the base as given and the revision.
-    pub base_revision: Option<git2::Oid>,
-    /// The diff merge-base..revision, when there is a base.
-    pub diff: Option<DiffLines>,
 }
 
 /// Why a requested path cannot be read. Each says to stop retrying the
@@ -69,6 +111,9 @@ pub(crate) enum PathProblem {
     Missing,
     /// A directory, not a file.
     Directory,
+    /// The repository could not be read (Subversion: the server or the
+    /// client failed).
+    Unreadable(String),
 }
 
 /// A file found at the revision.
@@ -76,12 +121,21 @@ pub(crate) enum PathProblem {
 pub(crate) struct ResolvedFile {
     /// Its path after following symbolic links.
     pub path: String,
-    /// Its blob.
-    pub blob: git2::Oid,
+    /// Its content.
+    pub content: Content,
+}
+
+/// Where a resolved file's bytes are.
+#[derive(Debug, Clone)]
+pub(crate) enum Content {
+    /// A git blob, read when asked for.
+    Blob(git2::Oid),
+    /// Bytes read already (Subversion reads a file to resolve it).
+    Bytes(Vec<u8>),
 }
 
 /// The longest chain of symbolic links followed for one path.
-const MAX_SYMLINK_HOPS: usize = 32;
+pub(crate) const MAX_SYMLINK_HOPS: usize = 32;
 
 /// The file mode git records for a symbolic link.
 const SYMLINK_FILEMODE: i32 = 0o120000;
@@ -89,19 +143,40 @@ const SYMLINK_FILEMODE: i32 = 0o120000;
 impl ReviewRepository {
     /// Opens the repository and resolves the revisions of `target`.
     pub fn open(target: &ReviewTarget) -> Result<Self, ReviewTargetError> {
-        let repo = git2::Repository::open(&target.repository).map_err(|error| {
-            ReviewTargetError::NotARepository {
-                path: target.repository.clone(),
-                message: error.message().to_string(),
+        match &target.repository {
+            Repository::Git(path) => Self::open_git(path, target),
+            Repository::Svn(url) => {
+                let svn = SvnRepository::open(url, &target.revision)?;
+                let base = target
+                    .base_revision
+                    .as_deref()
+                    .map(|base| svn.revision_number(base))
+                    .transpose()?;
+                let diff = base.map(|base| svn.diff_from(base)).transpose()?;
+                Ok(Self {
+                    revision: format!("r{}", svn.revision),
+                    base_revision: base.map(|base| format!("r{base}")),
+                    diff,
+                    backend: Backend::Svn(svn),
+                })
             }
-        })?;
+        }
+    }
+
+    fn open_git(path: &Path, target: &ReviewTarget) -> Result<Self, ReviewTargetError> {
+        let repo =
+            git2::Repository::open(path).map_err(|error| ReviewTargetError::NotARepository {
+                path: path.to_path_buf(),
+                message: error.message().to_string(),
+            })?;
         let commit_of = |revision: &str| {
             repo.revparse_single(revision)
                 .and_then(|object| object.peel_to_commit())
                 .map(|commit| commit.id())
                 .map_err(|_| ReviewTargetError::RevisionNotFound {
-                    repository: target.repository.clone(),
+                    repository: path.display().to_string(),
                     revision: revision.to_string(),
+                    what: "a commit",
                 })
         };
         let revision = commit_of(&target.revision)?;
@@ -122,7 +197,7 @@ impl ReviewRepository {
         let diff = base_revision
             .map(|base| {
                 DiffLines::between(&repo, base, revision).map_err(|error| ReviewTargetError::Diff {
-                    repository: target.repository.clone(),
+                    repository: path.display().to_string(),
                     base: base.to_string(),
                     revision: revision.to_string(),
                     message: error.message().to_string(),
@@ -130,22 +205,77 @@ impl ReviewRepository {
             })
             .transpose()?;
         Ok(Self {
-            repo,
-            revision,
-            base_revision,
+            revision: revision.to_string(),
+            base_revision: base_revision.map(|base| base.to_string()),
             diff,
+            backend: Backend::Git(GitRepository { repo, revision }),
         })
     }
 
-    /// The revision's commit id, abbreviated for messages.
+    /// The revision, abbreviated for messages.
     pub fn short_revision(&self) -> String {
-        self.revision.to_string()[..10].to_string()
+        match &self.backend {
+            Backend::Git(git) => git.revision.to_string()[..10].to_string(),
+            Backend::Svn(_) => self.revision.clone(),
+        }
     }
 
     /// Finds `requested` at the revision, following symbolic links inside
     /// the repository.
     pub fn resolve_file(&self, requested: &str) -> Result<ResolvedFile, PathProblem> {
-        let mut components = checked_components(requested)?;
+        let components = checked_components(requested)?;
+        match &self.backend {
+            Backend::Git(git) => git.resolve_file(components),
+            Backend::Svn(svn) => svn.resolve_file(components),
+        }
+    }
+
+    /// The bytes of a resolved file.
+    pub fn bytes(&self, file: &ResolvedFile) -> Result<Vec<u8>, String> {
+        match (&file.content, &self.backend) {
+            (Content::Bytes(bytes), _) => Ok(bytes.clone()),
+            (Content::Blob(blob), Backend::Git(git)) => git
+                .repo
+                .find_blob(*blob)
+                .map(|blob| blob.content().to_vec())
+                .map_err(|error| error.message().to_string()),
+            (Content::Blob(_), Backend::Svn(_)) => {
+                unreachable!("Subversion files are read when resolved")
+            }
+        }
+    }
+
+    /// Blames `requested` (whole, or the range) at the revision; see
+    /// `blame.rs`.
+    pub fn blame(
+        &self,
+        requested: &str,
+        range: Option<crate::arguments::LineRange>,
+    ) -> Result<crate::blame::BlameAnswer, PathProblem> {
+        crate::blame::blame(self, requested, range)
+    }
+
+    /// The backend, for the blame of each kind.
+    pub(crate) fn git(&self) -> Option<&GitRepository> {
+        match &self.backend {
+            Backend::Git(git) => Some(git),
+            Backend::Svn(_) => None,
+        }
+    }
+
+    /// The Subversion backend, if it is one.
+    pub(crate) fn svn(&self) -> Option<&SvnRepository> {
+        match &self.backend {
+            Backend::Svn(svn) => Some(svn),
+            Backend::Git(_) => None,
+        }
+    }
+}
+
+impl GitRepository {
+    /// Finds the file at `components`, following symbolic links inside the
+    /// repository.
+    fn resolve_file(&self, mut components: Vec<String>) -> Result<ResolvedFile, PathProblem> {
         let root = self
             .repo
             .find_commit(self.revision)
@@ -172,24 +302,13 @@ impl ReviewRepository {
                         }
                         let link = self.repo.find_blob(id).map_err(|_| PathProblem::Missing)?;
                         let target = String::from_utf8_lossy(link.content()).into_owned();
-                        let linked = components[..index].join("/");
-                        components = follow_symlink(&components[..index], &target)
-                            .ok_or_else(|| {
-                                PathProblem::SymlinkLeadsOut(format!(
-                                    "{}{}{component} -> {target}",
-                                    linked,
-                                    if linked.is_empty() { "" } else { "/" }
-                                ))
-                            })?
-                            .into_iter()
-                            .chain(components[index + 1..].iter().cloned())
-                            .collect();
+                        components = linked_components(&components, index, &target)?;
                         continue 'from_root;
                     }
                     Some(git2::ObjectType::Blob) if is_last => {
                         return Ok(ResolvedFile {
                             path: components.join("/"),
-                            blob: id,
+                            content: Content::Blob(id),
                         });
                     }
                     // A file used as a directory, or a submodule.
@@ -199,11 +318,29 @@ impl ReviewRepository {
             return Err(PathProblem::Directory);
         }
     }
+}
 
-    /// The bytes of a blob.
-    pub fn blob_bytes(&self, blob: git2::Oid) -> Result<Vec<u8>, git2::Error> {
-        Ok(self.repo.find_blob(blob)?.content().to_vec())
-    }
+/// The components that `components` stands for once the symbolic link at
+/// `index`, pointing at `target`, is followed; an error when it leads out
+/// of the repository.
+pub(crate) fn linked_components(
+    components: &[String],
+    index: usize,
+    target: &str,
+) -> Result<Vec<String>, PathProblem> {
+    let linked = components[..index].join("/");
+    Ok(follow_symlink(&components[..index], target)
+        .ok_or_else(|| {
+            PathProblem::SymlinkLeadsOut(format!(
+                "{}{}{} -> {target}",
+                linked,
+                if linked.is_empty() { "" } else { "/" },
+                components[index]
+            ))
+        })?
+        .into_iter()
+        .chain(components[index + 1..].iter().cloned())
+        .collect())
 }
 
 impl PathProblem {
@@ -222,6 +359,9 @@ impl PathProblem {
                 format!("path `{requested}` does not exist at revision {revision}")
             }
             Self::Directory => format!("path `{requested}` is a directory at revision {revision}"),
+            Self::Unreadable(message) => {
+                return format!("cannot read `{requested}` at revision {revision}: {message}");
+            }
         };
         format!("{what}; stop retrying this path and name a file of the repository at the revision")
     }
@@ -238,7 +378,7 @@ pub(crate) fn normalized_path(requested: &str) -> Result<String, PathProblem> {
 
 /// The components of a requested path, or why it is not a relative
 /// repository path. `.` and empty components are dropped.
-fn checked_components(requested: &str) -> Result<Vec<String>, PathProblem> {
+pub(crate) fn checked_components(requested: &str) -> Result<Vec<String>, PathProblem> {
     let bytes = requested.as_bytes();
     if bytes.len() > MAX_PATH_BYTES {
         return Err(PathProblem::Malformed(

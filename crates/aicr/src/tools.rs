@@ -15,7 +15,8 @@ use super::names::{
     FETCH_MORE_CONTEXT, PUBLISH_SUMMARY, REPORT_PROBLEM, SKIP, TRY_BLAME, normalize_tool_name,
 };
 use super::repository::{
-    PathProblem, ReviewRepository, ReviewTarget, ReviewTargetError, looks_binary, normalized_path,
+    PathProblem, ResolvedFile, ReviewRepository, ReviewTarget, ReviewTargetError, looks_binary,
+    normalized_path,
 };
 use super::state::{
     AttributionRequest, ContextRequest, Problem, ReviewState, StateError, Summary, state_path,
@@ -26,11 +27,11 @@ use refscope_tool::{ToolDefinition, ToolError, ToolSet};
 /// agent directory after every call.
 ///
 /// ```no_run
-/// use refscope_aicr::{ReviewTarget, ReviewTools};
+/// use refscope_aicr::{Repository, ReviewTarget, ReviewTools};
 /// use refscope_tool::ToolSet;
 ///
 /// let target = ReviewTarget {
-///     repository: "/src/shop".into(),
+///     repository: Repository::Git("/src/shop".into()),
 ///     revision: "feature".into(),
 ///     base_revision: Some("main".into()),
 /// };
@@ -261,8 +262,8 @@ impl ReviewTools {
             path: agent_dir.to_path_buf(),
             source,
         })?;
-        let revision = repository.revision.to_string();
-        let base_revision = repository.base_revision.map(|base| base.to_string());
+        let revision = repository.revision.clone();
+        let base_revision = repository.base_revision.clone();
         let state = match ReviewState::load(agent_dir)? {
             Some(state)
                 if state
@@ -360,7 +361,7 @@ impl ReviewTools {
                 self.path_error(REPORT_PROBLEM, "file", requested_file, &problem)
             })?;
             let total_lines = self
-                .text_of(REPORT_PROBLEM, "file", requested_file, resolved.blob)?
+                .text_of(REPORT_PROBLEM, "file", requested_file, &resolved)?
                 .lines()
                 .count() as u32;
             let last_line = end_line.unwrap_or(line);
@@ -457,7 +458,7 @@ impl ReviewTools {
             .repository
             .resolve_file(path)
             .map_err(|problem| self.path_error(FETCH_MORE_CONTEXT, "path", path, &problem))?;
-        let text = self.text_of(FETCH_MORE_CONTEXT, "path", path, file.blob)?;
+        let text = self.text_of(FETCH_MORE_CONTEXT, "path", path, &file)?;
         let lines: Vec<&str> = text.lines().collect();
         let total_lines = lines.len() as u32;
         let wanted = range.unwrap_or(LineRange {
@@ -492,7 +493,7 @@ impl ReviewTools {
         });
         let mut answer = json!({
             "path": path,
-            "revision": self.repository.revision.to_string(),
+            "revision": self.repository.revision,
             "start_line": if total_lines == 0 { 0 } else { wanted.start_line },
             "end_line": end_line,
             "total_lines": total_lines,
@@ -552,12 +553,11 @@ impl ReviewTools {
         tool: &str,
         field: &str,
         requested: &str,
-        blob: git2::Oid,
+        file: &ResolvedFile,
     ) -> Result<String, ToolError> {
-        let bytes = self.repository.blob_bytes(blob).map_err(|error| {
+        let bytes = self.repository.bytes(file).map_err(|error| {
             ToolError::new(format!(
-                "{tool}: field `{field}`: cannot read `{requested}`: {}",
-                error.message()
+                "{tool}: field `{field}`: cannot read `{requested}`: {error}"
             ))
         })?;
         if looks_binary(&bytes) {

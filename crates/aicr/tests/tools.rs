@@ -3,7 +3,7 @@
 //! file read back from disk after every call.
 
 use refscope_aicr::state::{STATE_FILE_NAME, state_path};
-use refscope_aicr::{ReviewTarget, ReviewTools, normalize_tool_name};
+use refscope_aicr::{Repository, ReviewTarget, ReviewTools, normalize_tool_name};
 use refscope_test_support::review::{
     ADDED, AMOUNT, LEGACY, MONEY, OLD, ORDER, RENAMED, ReviewRepo,
 };
@@ -21,7 +21,7 @@ impl Session {
     fn open(repo: &ReviewRepo, base: Option<&str>) -> Self {
         let agent_dir = tempfile::tempdir().unwrap();
         let target = ReviewTarget {
-            repository: repo.path_buf(),
+            repository: Repository::Git(repo.path_buf()),
             revision: repo.revision.clone(),
             base_revision: base.map(str::to_string),
         };
@@ -588,7 +588,7 @@ fn a_state_is_continued_for_the_same_revision_and_refused_for_another() {
     let mut session = Session::open(&repo, Some(&repo.base));
     session.ok("aicr.report_problem", problem(ORDER, 20));
     let same = ReviewTarget {
-        repository: repo.path_buf(),
+        repository: Repository::Git(repo.path_buf()),
         revision: repo.revision.clone(),
         base_revision: Some(repo.base.clone()),
     };

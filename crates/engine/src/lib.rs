@@ -59,8 +59,8 @@ pub use refscope_resolve::records::ElementRecord;
 pub use refscope_resolve::{Confidence, FileResolution, RefTargetKind, ResolvedRef};
 /// The store and what its readers name: revisions, files, review tasks.
 pub use refscope_store::{
-    BlobId, Error as StoreError, FileEntry, Removed, RevisionRow, Store, TASKS_FILE, Task,
-    TaskTable,
+    BlobId, Error as StoreError, FileEntry, Removed, RevisionRow, Store, SvnReview, TASKS_FILE,
+    Task, TaskTable,
 };
 /// The JDK's type names, which callers may read once and hand to
 /// [`IndexConfig`].

@@ -16,7 +16,7 @@
 //!
 //! let tasks = TaskStore::open("/repo/.git/refscope".as_ref())?;
 //! let store = refscope_engine::Store::open("/repo/.git/refscope".as_ref())?;
-//! let new = NewTask { id: "pr-42".into(), repo: "/repo".into(), rev: Some("HEAD".into()), base: Some("HEAD~1".into()) };
+//! let new = NewTask { id: "pr-42".into(), repo: "/repo".into(), rev: Some("HEAD".into()), base: Some("HEAD~1".into()), svn: None };
 //! let task = tasks.register(new, &store, &mut |_| {})?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -39,6 +39,10 @@ pub struct NewTask {
     pub rev: Option<String>,
     /// The base revision of the diff.
     pub base: Option<String>,
+    /// A Subversion repository URL the review tools read: `repo` is then
+    /// its working copy (or an export), indexed as a plain directory, and
+    /// `rev`/`base` are revisions of the URL (numbers, or `HEAD`).
+    pub svn: Option<String>,
 }
 
 /// What can go wrong with tasks.
@@ -88,6 +92,10 @@ pub enum TaskError {
     /// store).
     #[error(transparent)]
     Engine(#[from] refscope_engine::Error),
+    /// The Subversion repository of a task cannot be read, or has no such
+    /// revision.
+    #[error(transparent)]
+    Svn(#[from] refscope_aicr::ReviewTargetError),
 }
 
 impl From<refscope_engine::StoreError> for TaskError {
@@ -204,6 +212,9 @@ impl NewTask {
         if !usable {
             return Err(TaskError::BadTaskId { id: self.id });
         }
+        if let Some(url) = self.svn.clone() {
+            return self.resolve_svn(url);
+        }
         let source = Source::open(&self.repo)?;
         let repo = source.root().to_path_buf();
         let (revision, base_revision) = match &source {
@@ -247,6 +258,35 @@ impl NewTask {
             base_rev: self.base,
             base_is_merge_base: base_revision.as_ref().is_some_and(|(_, merge)| *merge),
             base_revision: base_revision.map(|(commit, _)| commit),
+            svn: None,
+        })
+    }
+
+    /// A Subversion task: the URL's revisions as numbers, and the working
+    /// copy's files as the snapshot the code context reads.
+    fn resolve_svn(self, url: String) -> Result<Task, TaskError> {
+        let rev = self.rev.unwrap_or_else(|| "HEAD".to_string());
+        let revision = refscope_aicr::svn_revision(&url, &rev)?;
+        let base = self
+            .base
+            .as_deref()
+            .map(|base| refscope_aicr::svn_revision(&url, base))
+            .transpose()?;
+        let source = Source::open_directory(&self.repo)?;
+        let snapshot = source.resolve_revision(None, &SourceLimits::default())?;
+        Ok(Task {
+            id: self.id,
+            repo: source.root().to_path_buf(),
+            rev: Some(rev),
+            revision: snapshot.name,
+            base_rev: self.base,
+            base_revision: None,
+            base_is_merge_base: false,
+            svn: Some(refscope_engine::SvnReview {
+                url: url.trim_end_matches('/').to_string(),
+                revision,
+                base,
+            }),
         })
     }
 }

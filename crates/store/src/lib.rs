@@ -71,7 +71,7 @@ pub use prune::Removed;
 pub use references::ElementKey;
 pub use revisions::{NewRevision, RevisionRow, RevisionTotals, TreeReader};
 pub use symbols::{NO_FILE, TypeEntry, UnitSymbols};
-pub use tasks::{TASKS_FILE, Task, TaskTable};
+pub use tasks::{SvnReview, TASKS_FILE, Task, TaskTable};
 pub use transaction::IndexTransaction;
 pub use tree::{FileEntry, FileValue, TreeChange};
 pub use units::{ElementIndex, NewUnit, UnitWriter};

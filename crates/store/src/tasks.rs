@@ -35,6 +35,21 @@ pub struct Task {
     /// Whether `base_revision` is the merge base (false: the histories
     /// share no commit, and the diff is of the base as given).
     pub base_is_merge_base: bool,
+    /// For a review of a Subversion repository: what the review tools
+    /// read. `repo` is then its working copy (or an export), indexed as a
+    /// plain directory, and `revision` that directory's snapshot.
+    pub svn: Option<SvnReview>,
+}
+
+/// The Subversion side of a review task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SvnReview {
+    /// The repository URL (a directory of it) the review reads.
+    pub url: String,
+    /// The revision under review.
+    pub revision: u64,
+    /// The base revision of the diff, if any.
+    pub base: Option<u64>,
 }
 
 /// `base_kind` of a task whose base revision is the merge base.
@@ -80,6 +95,19 @@ impl TaskTable {
             db.execute_batch("ALTER TABLE tasks ADD COLUMN base_kind TEXT")
                 .map_err(sqlite)?;
         }
+        // Nor do tasks added before Subversion reviews: they are git's.
+        let has_svn = db
+            .prepare("SELECT 1 FROM pragma_table_info('tasks') WHERE name = 'svn_url'")
+            .and_then(|mut s| s.exists([]))
+            .map_err(sqlite)?;
+        if !has_svn {
+            db.execute_batch(
+                "ALTER TABLE tasks ADD COLUMN svn_url TEXT;
+                 ALTER TABLE tasks ADD COLUMN svn_revision INTEGER;
+                 ALTER TABLE tasks ADD COLUMN svn_base INTEGER;",
+            )
+            .map_err(sqlite)?;
+        }
         Ok(Self { db_path, db })
     }
 
@@ -98,8 +126,9 @@ impl TaskTable {
         self.db
             .execute(
                 "INSERT INTO tasks \
-                 (id, repo, rev, revision, base_rev, base_revision, added_at, base_kind) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                 (id, repo, rev, revision, base_rev, base_revision, added_at, base_kind, \
+                  svn_url, svn_revision, svn_base) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                 params![
                     task.id,
                     task.repo.to_string_lossy(),
@@ -109,6 +138,12 @@ impl TaskTable {
                     task.base_revision,
                     added_at,
                     task.base_is_merge_base.then_some(MERGE_BASE),
+                    task.svn.as_ref().map(|svn| svn.url.as_str()),
+                    task.svn.as_ref().map(|svn| svn.revision as i64),
+                    task.svn
+                        .as_ref()
+                        .and_then(|svn| svn.base)
+                        .map(|base| base as i64),
                 ],
             )
             .map(drop)
@@ -119,7 +154,8 @@ impl TaskTable {
     pub fn find(&self, id: &str) -> Result<Option<Task>, Error> {
         self.db
             .prepare_cached(
-                "SELECT id, repo, rev, revision, base_rev, base_revision, base_kind FROM tasks WHERE id = ?1",
+                "SELECT id, repo, rev, revision, base_rev, base_revision, base_kind, svn_url, \
+                 svn_revision, svn_base FROM tasks WHERE id = ?1",
             )
             .and_then(|mut select| select.query_row(params![id], task_row).optional())
             .map_err(|e| self.error(e))
@@ -130,7 +166,8 @@ impl TaskTable {
         let mut statement = self
             .db
             .prepare_cached(
-                "SELECT id, repo, rev, revision, base_rev, base_revision, base_kind FROM tasks ORDER BY id",
+                "SELECT id, repo, rev, revision, base_rev, base_revision, base_kind, svn_url, \
+                 svn_revision, svn_base FROM tasks ORDER BY id",
             )
             .map_err(|e| self.error(e))?;
         let rows = statement
@@ -157,5 +194,13 @@ fn task_row(r: &rusqlite::Row) -> rusqlite::Result<Task> {
         base_rev: r.get(4)?,
         base_revision: r.get(5)?,
         base_is_merge_base: r.get::<_, Option<String>>(6)?.as_deref() == Some(MERGE_BASE),
+        svn: match (r.get::<_, Option<String>>(7)?, r.get::<_, Option<i64>>(8)?) {
+            (Some(url), Some(revision)) => Some(SvnReview {
+                url,
+                revision: revision as u64,
+                base: r.get::<_, Option<i64>>(9)?.map(|base| base as u64),
+            }),
+            _ => None,
+        },
     })
 }

@@ -7,7 +7,7 @@
 //! must keep every frozen tool, every frozen argument with its type and
 //! allowed values, and may not require an argument the frozen one did not.
 
-use refscope_aicr::{ReviewTarget, ReviewTools};
+use refscope_aicr::{Repository, ReviewTarget, ReviewTools};
 use refscope_mcp_bridge::context::settings::ContextSettings;
 use refscope_mcp_bridge::context::tool::ContextTools;
 use refscope_mcp_bridge::query_tool::QueryTools;
@@ -23,7 +23,7 @@ fn current_surface() -> Value {
     let repo = refscope_test_support::review::ReviewRepo::build();
     let agent_dir = tempfile::tempdir().unwrap();
     let target = ReviewTarget {
-        repository: repo.path_buf(),
+        repository: Repository::Git(repo.path_buf()),
         revision: repo.revision.clone(),
         base_revision: Some(repo.base.clone()),
     };
