@@ -23,12 +23,12 @@ pub struct GraphOptions {
     /// The revision to read (default: the newest indexed one of the current
     /// branch).
     #[arg(long, value_name = "REV")]
-    rev: Option<String>,
+    pub rev: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
     #[command(flatten)]
-    store: StoreArgs,
+    pub store: StoreArgs,
 }
 
 #[derive(Debug, Args)]
@@ -69,7 +69,7 @@ pub struct ElementArgs {
 }
 
 /// How the command line names an element.
-enum ElementSpec {
+pub enum ElementSpec {
     Id(String),
     Line(FileLines),
 }
@@ -94,7 +94,7 @@ impl ElementSpec {
         }
     }
 
-    fn find(&self, opened: &Opened, snapshot: &Snapshot) -> Result<FoundElement> {
+    pub fn find(&self, opened: &Opened, snapshot: &Snapshot) -> Result<FoundElement> {
         match self {
             Self::Id(id) => Ok(snapshot.find_element(id)?),
             Self::Line(lines) => {
@@ -113,7 +113,7 @@ impl ElementSpec {
 }
 
 /// The store, the snapshot and the element a command works on.
-fn open_element(spec_text: &str, options: &GraphOptions) -> Result<(Opened, ElementSpec)> {
+pub fn open_element(spec_text: &str, options: &GraphOptions) -> Result<(Opened, ElementSpec)> {
     let spec = ElementSpec::parse(spec_text)?;
     let opened = open_for_reading(&options.store, spec.file_hint())?;
     Ok((opened, spec))

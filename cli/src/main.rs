@@ -9,6 +9,7 @@ mod at;
 mod context;
 mod dependents;
 mod graph;
+mod history;
 mod index;
 mod location;
 mod mcp;
@@ -118,6 +119,12 @@ enum Command {
         after_help = "Examples:\n  refscope refs com.acme.Shop#items\n  refscope refs com.acme.Shop --json\n  refscope refs src/main/java/com/acme/Shop.java:12"
     )]
     Refs(graph::ElementArgs),
+    /// List the commits that changed an element's declaration, newest
+    /// first, back to the one that added it.
+    #[command(
+        after_help = "Examples:\n  refscope history 'com.acme.Shop#order(java.lang.String,int)'\n  refscope history src/main/java/com/acme/Shop.java:42 --limit 5 --json\n  refscope history com.acme.Shop#order --rev v1.2\n\nThe commits are those in which a line of the declaration changed (as `git log\n-L START,END:FILE` finds them), following the element across a changed\nsignature, a rename or a move; indexed revisions give their facts from the\nstore, older ones are read from git."
+    )]
+    History(history::HistoryArgs),
     /// Ask anything the index knows in the refscope query language.
     #[command(
         after_help = "Examples:\n  refscope query 'com.acme.Shop#order | callers depth 2 | where kind = method'\n  refscope query --format json 'src/main/java/com/acme/Shop.java:42 | callees'\n  refscope query 'changed v1.0..HEAD | where change = body_changed'\n  printf '%s\\n' 'com.acme.Shop | members' 'methods \"get*\" | count' | refscope query -\n\nThe language (selectors, relations, where, set operations, at, changed) is\ndescribed in docs/query-language.md."
@@ -184,6 +191,7 @@ fn main() -> ExitCode {
         Command::Callees(args) => graph::run_callees(args),
         Command::Impls(args) => graph::run_impls(args),
         Command::Refs(args) => graph::run_refs(args),
+        Command::History(args) => history::run(args),
         Command::Query(args) => query::run_query(args),
         Command::Revisions(args) => revisions::run(args),
         Command::Prune(args) => prune::run(args),

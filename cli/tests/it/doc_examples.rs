@@ -58,6 +58,7 @@ const PAGES: &[(&str, Setup)] = &[
     ("docs/element-ids.md", Setup::Command(ZOO_STORE)),
     ("docs/references.md", Setup::Fresh),
     ("docs/query-language.md", Setup::Fresh),
+    ("docs/history.md", Setup::ContextExample),
     ("docs/code-context.md", Setup::Fresh),
     ("docs/mcp-http.md", Setup::Fresh),
     ("docs/review-tools.md", Setup::ContextExample),

@@ -19,6 +19,7 @@ mod fixtures;
 mod flavors;
 mod golden;
 mod graph;
+mod history;
 mod incremental;
 mod merge_base;
 mod prune;

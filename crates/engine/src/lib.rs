@@ -32,6 +32,7 @@
 //! ```
 
 mod error;
+mod history;
 mod index;
 mod parallel;
 mod prune;
@@ -41,6 +42,7 @@ mod symtab;
 mod watch;
 
 pub use error::Error;
+pub use history::{HistoryChange, HistoryEntry};
 pub use index::{IndexConfig, IndexSummary, Indexer, Progress};
 pub use prune::{Keep, PruneReport, prune};
 pub use snapshot::{

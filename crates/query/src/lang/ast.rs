@@ -29,6 +29,16 @@ pub struct Query {
     pub expr: Expr,
     /// `| count` at the end: answer with the number of elements.
     pub count: bool,
+    /// `| history [N]` at the end: answer with the commits that changed
+    /// each element, at most N each.
+    pub history: Option<HistoryStage>,
+}
+
+/// The final `| history` stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HistoryStage {
+    /// At most this many commits per element.
+    pub limit: Option<usize>,
 }
 
 /// An expression: a set of elements.

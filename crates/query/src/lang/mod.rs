@@ -23,8 +23,8 @@ pub mod output;
 pub mod parser;
 
 pub use error::{ErrorStage, QueryError};
-pub use eval::{Answer, Evaluator, Row};
-pub use output::{AnswerJson, ErrorJson, answer_text};
+pub use eval::{Answer, ElementHistory, Evaluator, Row};
+pub use output::{AnswerJson, CommitJson, ErrorJson, HistoryJson, answer_text, history_text};
 pub use parser::parse;
 
 /// Parses and evaluates one query.

@@ -4,9 +4,10 @@
 use serde::Serialize;
 
 use super::error::{ErrorStage, QueryError};
-use super::eval::{Answer, Row};
+use super::eval::{Answer, ElementHistory, Row};
 use crate::graph::table;
 use crate::render::ElementJson;
+use refscope_engine::HistoryEntry;
 
 /// An answer as JSON.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -19,6 +20,70 @@ pub struct AnswerJson {
     pub count: usize,
     /// The elements; `None` for a query ending in `| count`.
     pub elements: Option<Vec<RowJson>>,
+    /// For a query ending in `| history`: each declared element's commits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub histories: Option<Vec<HistoryJson>>,
+}
+
+/// The commits that changed one element.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct HistoryJson {
+    /// The element.
+    pub id: String,
+    /// Its file at the revision read.
+    pub path: String,
+    /// The commits, newest first.
+    pub commits: Vec<CommitJson>,
+}
+
+/// One commit of an element's history.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CommitJson {
+    /// The full commit id.
+    pub commit: String,
+    /// Its author.
+    pub author: String,
+    /// Its author's e-mail address.
+    pub author_email: String,
+    /// Its author time, RFC 3339.
+    pub date: String,
+    /// The first line of its message.
+    pub summary: String,
+    /// `body`, `signature`, `whitespace`, `moved`, `renamed` or `added`.
+    pub change: &'static str,
+    /// The element's file in that commit.
+    pub path: String,
+    /// The element's lines in that commit.
+    pub start_line: u32,
+    pub end_line: u32,
+}
+
+impl CommitJson {
+    /// Converts a history entry.
+    pub fn of(entry: &HistoryEntry) -> Self {
+        Self {
+            commit: entry.commit.clone(),
+            author: entry.author.clone(),
+            author_email: entry.author_email.clone(),
+            date: entry.date.clone(),
+            summary: entry.summary.clone(),
+            change: entry.change.as_str(),
+            path: entry.path.clone(),
+            start_line: entry.start_line,
+            end_line: entry.end_line,
+        }
+    }
+}
+
+impl HistoryJson {
+    /// Converts an element's history.
+    pub fn of(history: &ElementHistory) -> Self {
+        Self {
+            id: history.id.clone(),
+            path: history.path.clone(),
+            commits: history.commits.iter().map(CommitJson::of).collect(),
+        }
+    }
 }
 
 /// One element of an answer.
@@ -101,6 +166,10 @@ impl AnswerJson {
             count: answer.rows.len(),
             elements: (!answer.count_only)
                 .then(|| answer.rows.iter().map(RowJson::from_row).collect()),
+            histories: answer
+                .histories
+                .as_ref()
+                .map(|histories| histories.iter().map(HistoryJson::of).collect()),
         }
     }
 }
@@ -155,7 +224,31 @@ pub fn answer_text(answer: &Answer) -> String {
     if answer.count_only {
         return format!("{}\n", answer.rows.len());
     }
+    if let Some(histories) = &answer.histories {
+        return histories.iter().map(history_text).collect();
+    }
     table(answer.rows.iter().map(row_cells).collect())
+}
+
+/// An element's history as text: the element, then one line per commit:
+/// the commit's first 12 digits, its date, author, change and summary.
+pub fn history_text(history: &ElementHistory) -> String {
+    let mut text = format!("{} ({})\n", history.id, history.path);
+    let rows: Vec<Vec<String>> = history
+        .commits
+        .iter()
+        .map(|entry| {
+            vec![
+                format!("  {}", entry.commit.get(..12).unwrap_or(&entry.commit)),
+                entry.date.get(..10).unwrap_or(&entry.date).to_string(),
+                entry.author.clone(),
+                entry.change.as_str().to_string(),
+                entry.summary.clone(),
+            ]
+        })
+        .collect();
+    text.push_str(&table(rows));
+    text
 }
 
 fn row_cells(row: &Row) -> Vec<String> {

@@ -2,8 +2,8 @@
 //! in `docs/query-language.md`; each function here is one of its rules.
 
 use super::ast::{
-    CompareOp, Condition, Expr, Field, KindSelector, Query, Relation, Revision, Selector, SetOp,
-    Span, Stage,
+    CompareOp, Condition, Expr, Field, HistoryStage, KindSelector, Query, Relation, Revision,
+    Selector, SetOp, Span, Stage,
 };
 use super::error::QueryError;
 use super::lexer::{Token, TokenKind, tokenize};
@@ -30,7 +30,7 @@ pub const KIND_WORDS: [&str; 14] = [
 const SELECTOR_WORDS: [&str; 3] = ["file", "changed", "at"];
 
 /// Words that begin a stage.
-const STAGE_WORDS: [&str; 3] = ["where", "limit", "count"];
+const STAGE_WORDS: [&str; 4] = ["where", "limit", "count", "history"];
 
 /// Words joining two sets.
 const SET_WORDS: [&str; 3] = ["union", "intersect", "except"];
@@ -64,14 +64,32 @@ pub fn parse(text: &str) -> Result<Query, QueryError> {
     };
     let expr = parser.expr()?;
     let mut count = false;
-    if parser.peek_word() == Some("count") && parser.previous_is_pipe() {
-        count = true;
-        parser.at += 1;
+    let mut history = None;
+    if parser.previous_is_pipe() {
+        match parser.peek_word() {
+            Some("count") => {
+                count = true;
+                parser.at += 1;
+            }
+            Some("history") => {
+                parser.at += 1;
+                let limit = match parser.peek_word() {
+                    Some(word) if word.bytes().all(|b| b.is_ascii_digit()) => {
+                        Some(parser.number("a number of commits")?)
+                    }
+                    _ => None,
+                };
+                history = Some(HistoryStage { limit });
+            }
+            _ => {}
+        }
     }
     let next = parser.peek().clone();
     if next.kind != TokenKind::End {
         let expected = if count {
             vec!["the end of the query (count comes last)".to_string()]
+        } else if history.is_some() {
+            vec!["the end of the query (history comes last)".to_string()]
         } else {
             vec![
                 "'|'".to_string(),
@@ -91,7 +109,11 @@ pub fn parse(text: &str) -> Result<Query, QueryError> {
             _ => error,
         });
     }
-    Ok(Query { expr, count })
+    Ok(Query {
+        expr,
+        count,
+        history,
+    })
 }
 
 struct Parser {
@@ -217,7 +239,7 @@ impl Parser {
         let mut expr = self.primary()?;
         while self.peek().kind == TokenKind::Pipe {
             let pipe = self.next();
-            if self.peek_word() == Some("count") {
+            if matches!(self.peek_word(), Some("count" | "history")) {
                 return Ok(expr);
             }
             let start = self.peek().span;
@@ -402,6 +424,11 @@ impl Parser {
                 token.span,
                 "count ends a query",
                 vec!["count as the last stage".into()],
+            )),
+            "history" => Err(QueryError::syntax(
+                token.span,
+                "history ends a query",
+                vec!["history as the last stage".into()],
             )),
             _ => {
                 let known = Relation::ALL

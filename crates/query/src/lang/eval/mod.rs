@@ -34,7 +34,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use refscope_engine::BlobReader;
-use refscope_engine::{FileData, Snapshot, Source, Store};
+use refscope_engine::{FileData, HistoryEntry, Snapshot, Source, Store};
 
 use super::ast::{Expr, Query, Relation, Span, Stage};
 use super::error::QueryError;
@@ -53,6 +53,19 @@ pub struct Answer {
     pub rows: Vec<Row>,
     /// The query ended in `| count`.
     pub count_only: bool,
+    /// For a query ending in `| history`: each declared element's commits.
+    pub histories: Option<Vec<ElementHistory>>,
+}
+
+/// The commits that changed one element, newest first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ElementHistory {
+    /// The element.
+    pub id: String,
+    /// Its file at the revision read.
+    pub path: String,
+    /// The commits.
+    pub commits: Vec<HistoryEntry>,
 }
 
 /// Evaluates queries against one store; keeps snapshots and files read,
@@ -95,11 +108,48 @@ impl<'s> Evaluator<'s> {
     pub fn evaluate(&self, query: &Query) -> Result<Answer, QueryError> {
         let snapshot = self.snapshot.clone();
         let rows = self.expr(&snapshot, &query.expr)?;
+        let histories = query
+            .history
+            .map(|stage| self.histories(&snapshot, &rows, stage.limit))
+            .transpose()?;
         Ok(Answer {
             revision: snapshot.revision().name.clone(),
             rows,
             count_only: query.count,
+            histories,
         })
+    }
+
+    /// The history of each declared element of `rows`.
+    fn histories(
+        &self,
+        snapshot: &Snapshot<'s>,
+        rows: &[Row],
+        limit: Option<usize>,
+    ) -> Result<Vec<ElementHistory>, QueryError> {
+        let revision = &snapshot.revision().name;
+        let source = match self.source {
+            Some(source @ Source::Git { .. }) if !revision.starts_with("worktree:") => source,
+            _ => {
+                return Err(QueryError::evaluation(
+                    None,
+                    "history reads commits from git: query a git revision, where the repository is (or with --repo)",
+                ));
+            }
+        };
+        rows.iter()
+            .filter_map(|row| row.view.as_ref().map(|view| (row, view)))
+            .map(|(row, view)| {
+                let commits = source
+                    .element_history(self.store, revision, &view.path, view.record.idx, limit)
+                    .map_err(|e| QueryError::evaluation(None, e.to_string()))?;
+                Ok(ElementHistory {
+                    id: row.id.clone(),
+                    path: view.path.clone(),
+                    commits,
+                })
+            })
+            .collect()
     }
 
     fn expr(&self, snapshot: &Snapshot<'s>, expr: &Expr) -> Result<Vec<Row>, QueryError> {
