@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use refscope_engine::RevisionCache;
 use refscope_engine::{Snapshot, Source, Store};
-use refscope_query::lang::{AnswerJson, ErrorJson, Evaluator, run};
+use refscope_query::lang::{AnswerJson, CommitJson, ErrorJson, Evaluator, run};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -31,6 +31,36 @@ Output: {revision, query, count, elements: [{id, kind, element: {class, name, ki
 When to use: a precise follow-up question the code_context answer does not cover (callers two levels up, every implementation of an interface, what changed between two revisions). Use code_context first for a diff.
 
 Caveats: line numbers refer to the task's revision; polymorphic callers (calls through an overridden method) are included and marked with `via`; library elements (JDK, jars) have no declaration. A query that does not parse is refused with the column and what was expected there.";
+
+/// The history tool's canonical name.
+pub const CODE_HISTORY: &str = "code_history";
+
+/// How many commits `code_history` answers unless told otherwise.
+pub const DEFAULT_HISTORY_LIMIT: u32 = 20;
+
+const CODE_HISTORY_DESCRIPTION: &str = "\
+Lists the commits that changed one element's declaration, newest first, back to the commit that added it, at a review task's revision.
+
+Inputs: task_id (the review task), element (an element id such as `com.acme.Shop#order(java.lang.String,int)`, parameter types optional when one overload has the name; or FILE:LINE, the file repository-relative, for the element declared on that line), limit (at most this many commits, default 20).
+
+Output: {element, revision, path, start_line, end_line, commits: [{commit (40 hex), author, author_email, date (RFC 3339), summary, change, path, start_line, end_line}], truncated}. change is body, signature (the lines before the body), whitespace, renamed, moved (the element followed across the rename or move) or added (the last entry when the history is complete). truncated is true when the limit cut the list.
+
+When to use: who last changed a method under review and how, whether a line of the diff belongs to recently churned code, which commit introduced an element. A commit counts when a line of the declaration changed, as `git log -L` finds them.
+
+Caveats: the walk follows first parents (a change on a merged branch shows as the merge); the task's repository must be a git repository.";
+
+/// The arguments of `code_history`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CodeHistoryInput {
+    /// The review task whose revision the history starts from.
+    pub task_id: String,
+    /// An element id, or FILE:LINE of its declaration.
+    pub element: String,
+    /// At most this many commits (default 20).
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
 
 /// The arguments of `code_query`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -70,26 +100,7 @@ impl QueryTools {
 
     /// The answer to one `code_query` call.
     pub fn code_query(&mut self, input: &CodeQueryInput) -> Result<Value, ToolError> {
-        let task = self
-            .tasks
-            .get(&input.task_id)
-            .map_err(|e| ToolError::new(e.to_string()))?;
-        let store = &self.store;
-        let opened = self.opened.get_or_open(
-            &task.id,
-            |opened| opened.revisions.task == task,
-            || {
-                let revisions = TaskRevisions::open_for_tools(store, &task)
-                    .map_err(|e| ToolError::new(e.to_string()))?;
-                let source = Source::open(&task.repo).map_err(|e| ToolError::new(e.to_string()))?;
-                let cache = Arc::new(RevisionCache::new(revisions.revision.clone()));
-                Ok(OpenedTask {
-                    revisions,
-                    source,
-                    cache,
-                })
-            },
-        )?;
+        let opened = open_task(&self.store, &self.tasks, &mut self.opened, &input.task_id)?;
         let snapshot = Snapshot::with_cache(&self.store, opened.cache.clone())
             .map_err(|e| ToolError::new(e.to_string()))?;
         let evaluator = Evaluator::new(&self.store, Some(&opened.source), snapshot);
@@ -107,19 +118,104 @@ impl QueryTools {
             }
         }
     }
+
+    /// The answer to one `code_history` call.
+    pub fn code_history(&mut self, input: &CodeHistoryInput) -> Result<Value, ToolError> {
+        let refuse = |message: String| ToolError::new(format!("code_history: {message}"));
+        let limit = input.limit.unwrap_or(DEFAULT_HISTORY_LIMIT);
+        if limit == 0 {
+            return Err(refuse("limit must be at least 1".into()));
+        }
+        let opened = open_task(&self.store, &self.tasks, &mut self.opened, &input.task_id)?;
+        let snapshot = Snapshot::with_cache(&self.store, opened.cache.clone())
+            .map_err(|e| refuse(e.to_string()))?;
+        let element = input.element.trim();
+        let found = match element.rsplit_once(':') {
+            Some((path, line)) if line.bytes().all(|b| b.is_ascii_digit()) && !line.is_empty() => {
+                let line = line.parse::<u32>().map_err(|e| refuse(e.to_string()))?;
+                snapshot.element_declared_on_line(path.trim_start_matches("./"), line)
+            }
+            _ => snapshot.find_element(element),
+        }
+        .map_err(|e| refuse(e.to_string()))?;
+        let Some(view) = &found.declared else {
+            return Err(refuse(format!(
+                "{} is not declared in the task's sources; history follows a declaration",
+                found.id
+            )));
+        };
+        let revision = snapshot.revision().name.clone();
+        // One more than asked, to say whether the limit cut the list.
+        let mut commits = opened
+            .source
+            .element_history(
+                &self.store,
+                &revision,
+                &view.path,
+                view.record.idx,
+                Some(limit as usize + 1),
+            )
+            .map_err(|e| refuse(e.to_string()))?;
+        let truncated = commits.len() > limit as usize;
+        commits.truncate(limit as usize);
+        Ok(serde_json::json!({
+            "element": found.id,
+            "revision": revision,
+            "path": view.path,
+            "start_line": view.record.start_line,
+            "end_line": view.record.end_line,
+            "commits": commits.iter().map(CommitJson::of).collect::<Vec<_>>(),
+            "truncated": truncated,
+        }))
+    }
+}
+
+/// The task `task_id` of `tasks`, opened (and its revisions indexed into
+/// `store`) on first use and kept in `opened`.
+fn open_task<'o>(
+    store: &Store,
+    tasks: &TaskStore,
+    opened: &'o mut OpenTasks<OpenedTask>,
+    task_id: &str,
+) -> Result<&'o OpenedTask, ToolError> {
+    let task = tasks
+        .get(task_id)
+        .map_err(|e| ToolError::new(e.to_string()))?;
+    opened.get_or_open(
+        &task.id,
+        |opened| opened.revisions.task == task,
+        || {
+            let revisions = TaskRevisions::open_for_tools(store, &task)
+                .map_err(|e| ToolError::new(e.to_string()))?;
+            let source = Source::open(&task.repo).map_err(|e| ToolError::new(e.to_string()))?;
+            let cache = Arc::new(RevisionCache::new(revisions.revision.clone()));
+            Ok(OpenedTask {
+                revisions,
+                source,
+                cache,
+            })
+        },
+    )
 }
 
 impl ToolSet for QueryTools {
     fn definitions(&self) -> Vec<ToolDefinition> {
-        vec![ToolDefinition {
-            name: CODE_QUERY,
-            description: CODE_QUERY_DESCRIPTION,
-            input_schema: input_schema::<CodeQueryInput>(),
-        }]
+        vec![
+            ToolDefinition {
+                name: CODE_QUERY,
+                description: CODE_QUERY_DESCRIPTION,
+                input_schema: input_schema::<CodeQueryInput>(),
+            },
+            ToolDefinition {
+                name: CODE_HISTORY,
+                description: CODE_HISTORY_DESCRIPTION,
+                input_schema: input_schema::<CodeHistoryInput>(),
+            },
+        ]
     }
 
     fn canonical_name(&self, requested: &str) -> Option<&'static str> {
-        refscope_tool::canonical_tool_name(requested, [CODE_QUERY])
+        refscope_tool::canonical_tool_name(requested, [CODE_QUERY, CODE_HISTORY])
     }
 
     fn call(
@@ -127,13 +223,21 @@ impl ToolSet for QueryTools {
         name: &'static str,
         arguments: &Map<String, Value>,
     ) -> Result<Value, ToolError> {
-        debug_assert_eq!(name, CODE_QUERY);
-        let input: CodeQueryInput = serde_json::from_value(Value::Object(arguments.clone()))
-            .map_err(|e| {
+        let arguments = Value::Object(arguments.clone());
+        if name == CODE_HISTORY {
+            let input: CodeHistoryInput = serde_json::from_value(arguments).map_err(|e| {
                 ToolError::new(format!(
-                    "code_query arguments are not valid: {e}; give task_id (string) and query (string)"
+                    "code_history arguments are not valid: {e}; give task_id (string), element (string) and optionally limit (number)"
                 ))
             })?;
+            return self.code_history(&input);
+        }
+        debug_assert_eq!(name, CODE_QUERY);
+        let input: CodeQueryInput = serde_json::from_value(arguments).map_err(|e| {
+            ToolError::new(format!(
+                "code_query arguments are not valid: {e}; give task_id (string) and query (string)"
+            ))
+        })?;
         self.code_query(&input)
     }
 }

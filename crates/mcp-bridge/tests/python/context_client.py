@@ -8,7 +8,7 @@ fixture, adds task `zoo` to a store and passes:
 It lists the tools, calls code_context (by its name and by a client's
 prefixed spelling), checks the answer, calls it with bad input and checks
 that each is an error result the server survives; then the same for
-code_query (the query language). Over HTTP the server is started with a
+code_query (the query language) and code_history. Over HTTP the server is started with a
 bearer token: a request without it is refused, the client sends it, the
 session ends without the SDK reporting a failed termination, and Ctrl-C
 (SIGINT) stops the server cleanly. Any failed check raises.
@@ -133,6 +133,26 @@ async def exercise_query(session, task, tools):
         message = error_text(await session.call_tool("code_query", bad))
         assert expected in message, f"{bad}: {message!r} does not mention {expected!r}"
     assert answer_of(await session.call_tool("code_query", {"task_id": task, "query": query})) == answer
+
+    # code_history: the one commit of the fixture added the method.
+    assert "code_history" in tools, f"code_history not listed: {sorted(tools)}"
+    assert set(tools["code_history"].input_schema["required"]) == {"task_id", "element"}
+    history = answer_of(await session.call_tool("code_history", {"task_id": task, "element": FEED}))
+    assert history["element"] == FEED and history["path"] == KEEPER, history
+    assert [c["change"] for c in history["commits"]] == ["added"], history
+    commit = history["commits"][0]
+    assert re.fullmatch(r"[0-9a-f]{40}", commit["commit"]) and commit["summary"] == "zoo", commit
+    assert history["truncated"] is False, history
+    by_line = answer_of(await session.call_tool(
+        "code_history", {"task_id": task, "element": f"{KEEPER}:{history['start_line']}", "limit": 5}))
+    assert by_line["commits"] == history["commits"], by_line
+    for bad, expected in [
+        ({"task_id": task, "element": FEED, "limit": 0}, "at least 1"),
+        ({"task_id": task, "element": "com.zoo.Nowhere#nothing"}, "com.zoo.Nowhere"),
+        ({"task_id": task}, "element"),
+    ]:
+        message = error_text(await session.call_tool("code_history", bad))
+        assert expected in message, f"{bad}: {message!r} does not mention {expected!r}"
 
 
 async def over_stdio(args):
