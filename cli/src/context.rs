@@ -50,6 +50,9 @@ pub struct ContextArgs {
     /// Leave out callers in test sources.
     #[arg(long)]
     no_tests: bool,
+    /// Say for each owning element which commit last changed it.
+    #[arg(long)]
+    include_history: bool,
     /// A JSON settings file (default: context-settings.json in the store
     /// directory, if present).
     #[arg(long, value_name = "FILE")]
@@ -81,6 +84,7 @@ pub fn run(args: ContextArgs) -> Result<()> {
         max_source_lines: args.max_source_lines,
         max_callers: args.max_callers,
         include_tests: args.no_tests.then_some(false),
+        include_history: args.include_history.then_some(true),
         key_style: args.key_style.map(|style| match style {
             KeyStyleArg::En => KeyStyle::En,
             KeyStyleArg::Zh => KeyStyle::Zh,

@@ -560,3 +560,56 @@ fn with_a_base_revision_each_owning_element_says_what_changed() {
             .is_none()
     );
 }
+
+#[test]
+fn include_history_says_which_commit_last_changed_each_owning_element() {
+    let (zoo, base) = zoo_with_a_change();
+    let head = zoo
+        .repo
+        .repo
+        .head()
+        .unwrap()
+        .peel_to_commit()
+        .unwrap()
+        .id()
+        .to_string();
+    let context = |extra: &[&str]| -> Value {
+        let mut args = vec![
+            "context", "--task", "pr", "--file", KEEPER, "--lines", "18-25",
+        ];
+        args.extend(extra);
+        serde_json::from_str(&zoo.refscope(&args).ok()).unwrap()
+    };
+    let answer = context(&["--include-history"]);
+    let owning = answer["element_relations"]["owning_elements"]["18_25"]
+        .as_array()
+        .unwrap();
+    assert_eq!(owning.len(), 2, "{owning:?}");
+    // feed(Animal) is as the first commit made it; feed(Animal, Food)
+    // changed in the second.
+    let lasts: Vec<(&str, &str)> = owning
+        .iter()
+        .map(|entry| {
+            let last = &entry["last_change"];
+            (
+                last["commit"].as_str().unwrap(),
+                last["change"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(lasts, [(base.as_str(), "added"), (head.as_str(), "body")]);
+    assert_eq!(owning[1]["last_change"]["summary"], "feed all with meat");
+    assert!(
+        owning[1]["last_change"]["date"]
+            .as_str()
+            .unwrap()
+            .contains('T')
+    );
+    // Not asked for, not there.
+    let plain = context(&[]);
+    assert!(
+        plain["element_relations"]["owning_elements"]["18_25"][0]
+            .get("last_change")
+            .is_none()
+    );
+}

@@ -22,6 +22,8 @@ pub(crate) enum Key {
     ElementKind,
     ElementInfo,
     Change,
+    /// The commit that last changed an owning element (`include_history`).
+    LastChange,
     ChangeStatus,
     SignatureChanged,
     BodyChanged,
@@ -74,6 +76,7 @@ pub(crate) fn key(style: KeyStyle, key: Key) -> &'static str {
         Key::ElementKind => ("kind", "元素类型"),
         Key::ElementInfo => ("element_info", "元素信息"),
         Key::Change => ("change", "change"),
+        Key::LastChange => ("last_change", "last_change"),
         Key::ChangeStatus => ("status", "status"),
         Key::SignatureChanged => ("signature_changed", "signature_changed"),
         Key::BodyChanged => ("body_changed", "body_changed"),

@@ -40,6 +40,8 @@ pub struct ContextSettings {
     pub max_callers: u32,
     /// Whether callers in test sources are listed.
     pub include_tests: bool,
+    /// Whether each owning element says which commit last changed it.
+    pub include_history: bool,
     /// The field names of the answer.
     pub key_style: KeyStyle,
     /// Diff lines looked at per call; ranges past it are left out and said
@@ -57,6 +59,7 @@ impl Default for ContextSettings {
             max_source_lines: 80,
             max_callers: 20,
             include_tests: true,
+            include_history: false,
             key_style: KeyStyle::En,
             max_diff_lines: 2000,
             max_elements: 150,
@@ -84,6 +87,10 @@ pub struct SettingsOverrides {
     /// Whether callers in test sources are listed (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub include_tests: Option<bool>,
+    /// Whether each owning element says which commit last changed it
+    /// (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_history: Option<bool>,
     /// Field names of the answer: "en" (default) or "zh" (the original
     /// design document's names).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -102,7 +109,7 @@ pub enum SettingsError {
         source: std::io::Error,
     },
     /// The file is not a JSON object of known settings.
-    #[error("settings file {} is not valid: {source}; it holds a JSON object with any of caller_depth, callee_depth, max_source_lines, max_callers, include_tests, key_style, max_diff_lines, max_elements", path.display())]
+    #[error("settings file {} is not valid: {source}; it holds a JSON object with any of caller_depth, callee_depth, max_source_lines, max_callers, include_tests, include_history, key_style, max_diff_lines, max_elements", path.display())]
     Parse {
         /// The file.
         path: PathBuf,
@@ -148,6 +155,7 @@ impl ContextSettings {
             max_source_lines: overrides.max_source_lines.unwrap_or(self.max_source_lines),
             max_callers: overrides.max_callers.unwrap_or(self.max_callers),
             include_tests: overrides.include_tests.unwrap_or(self.include_tests),
+            include_history: overrides.include_history.unwrap_or(self.include_history),
             key_style: overrides.key_style.unwrap_or(self.key_style),
             max_diff_lines: self.max_diff_lines,
             max_elements: self.max_elements,

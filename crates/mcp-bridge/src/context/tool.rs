@@ -22,7 +22,7 @@ pub const CODE_CONTEXT: &str = "code_context";
 const CODE_CONTEXT_DESCRIPTION: &str = "\
 Explains a diff of one Java file in one call: which elements (methods, constructors, fields) own each changed line range and where the rest of the repository references them, which methods and fields each changed line uses, and what every one of those elements is.
 
-Inputs: task_id (the review task: repository, revision under review, optional base revision), file_path (repository-relative, as in the diff), diff_lines (the diff's line ranges in the new file as a flat list [start1, end1, start2, end2, ...], 1-based, inclusive). Optional: caller_depth (default 1; 2 adds callers of callers), callee_depth (default 1; 2 adds what the used methods use), max_source_lines (default 80), max_callers (default 20), include_tests (default true), key_style (\"en\" or \"zh\" for the original design document's Chinese field names).
+Inputs: task_id (the review task: repository, revision under review, optional base revision), file_path (repository-relative, as in the diff), diff_lines (the diff's line ranges in the new file as a flat list [start1, end1, start2, end2, ...], 1-based, inclusive). Optional: caller_depth (default 1; 2 adds callers of callers), callee_depth (default 1; 2 adds what the used methods use), max_source_lines (default 80), max_callers (default 20), include_tests (default true), include_history (default false: true adds to each owning element its last_change, the commit that last changed it: commit, author, date, summary, change), key_style (\"en\" or \"zh\" for the original design document's Chinese field names).
 
 Output: JSON with task_id, revision, file; element_relations.owning_elements: per range key \"start_end\", a list of {element_id, reference_locations: [{file, line, caller}]}; element_relations.referenced_elements: per line key, a list of {element_id, name, kind} in order of appearance; element_info: per short id (E1, E2, ...) the element's qualified_id, kind, class, name, return or field type, modifiers, annotations, parameters, exceptions, start_line, end_line, fields_used, source_file, implementations (interface and abstract methods), source; truncated: what was cut and how much; notes.
 
@@ -59,6 +59,10 @@ pub struct CodeContextInput {
     /// Whether callers in test sources are listed (default true).
     #[serde(default)]
     pub include_tests: Option<bool>,
+    /// Whether each owning element says which commit last changed it
+    /// (default false).
+    #[serde(default)]
+    pub include_history: Option<bool>,
     /// Field names of the answer: "en" (default) or "zh".
     #[serde(default)]
     pub key_style: Option<KeyStyle>,
@@ -76,6 +80,7 @@ impl CodeContextInput {
             max_source_lines: None,
             max_callers: None,
             include_tests: None,
+            include_history: None,
             key_style: None,
         }
     }
@@ -88,6 +93,7 @@ impl CodeContextInput {
             max_source_lines: overrides.max_source_lines,
             max_callers: overrides.max_callers,
             include_tests: overrides.include_tests,
+            include_history: overrides.include_history,
             key_style: overrides.key_style,
             ..self
         }
@@ -101,6 +107,7 @@ impl CodeContextInput {
             max_source_lines: self.max_source_lines,
             max_callers: self.max_callers,
             include_tests: self.include_tests,
+            include_history: self.include_history,
             key_style: self.key_style,
         }
     }
@@ -118,6 +125,8 @@ pub struct ContextTools {
 
 struct OpenedTask {
     revisions: TaskRevisions,
+    /// The task's repository, for the history of elements.
+    source: Source,
     blobs: BlobReader,
     /// What the calls so far read and derived of the revision and of the
     /// base: indexed revisions never change, so later calls reuse it.
@@ -172,8 +181,10 @@ impl ContextTools {
             |opened| opened.revisions.task == *task,
             || {
                 let revisions = TaskRevisions::open_for_tools(store, task).map_err(tool_error)?;
-                let blobs = Source::open(&task.repo)
-                    .and_then(|source| source.reader_spec().open())
+                let source = Source::open(&task.repo).map_err(|e| ToolError::new(e.to_string()))?;
+                let blobs = source
+                    .reader_spec()
+                    .open()
                     .map_err(|e| ToolError::new(e.to_string()))?;
                 let cache = Arc::new(RevisionCache::new(revisions.revision.clone()));
                 let base_cache = revisions
@@ -182,6 +193,7 @@ impl ContextTools {
                     .map(|row| Arc::new(RevisionCache::new(row)));
                 Ok(OpenedTask {
                     revisions,
+                    source,
                     blobs,
                     cache,
                     base_cache,
@@ -207,6 +219,7 @@ impl ContextTools {
             snapshot: &snapshot,
             base: base.as_ref(),
             blobs: &opened.blobs,
+            history: Some((&opened.source, &self.store)),
         };
         assemble(&sources, &request).map_err(|e| ToolError::new(e.to_string()))
     }

@@ -24,6 +24,7 @@ use std::collections::HashMap;
 
 use refscope_engine::RefTargetKind;
 use refscope_engine::Snapshot;
+use refscope_engine::{Source, Store};
 use serde_json::{Map, Value, json};
 
 use super::keys::{Key, key};
@@ -151,6 +152,7 @@ struct InfoSlot {
 struct Answer<'a, 's> {
     cache: FileCache<'a, 's>,
     base: Option<&'a Snapshot<'s>>,
+    history: Option<(&'a Source, &'a Store)>,
     settings: &'a ContextSettings,
     slots: Vec<InfoSlot>,
     short_ids: HashMap<String, usize>,
@@ -169,6 +171,7 @@ impl<'a, 's> Answer<'a, 's> {
                 lines: HashMap::new(),
             },
             base: sources.base,
+            history: sources.history,
             settings,
             slots: Vec::new(),
             short_ids: HashMap::new(),

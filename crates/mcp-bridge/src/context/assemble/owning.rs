@@ -64,6 +64,37 @@ impl Answer<'_, '_> {
             let change = self.change_since(base, &id, has_callers(kind))?;
             entry.insert(key(style, Key::Change).into(), change);
         }
+        if self.settings.include_history {
+            let last = self.last_change(&file.entry.path, index);
+            entry.insert(key(style, Key::LastChange).into(), last);
+        }
         Ok(Value::Object(entry))
+    }
+
+    /// The commit that last changed element `index` of `path`, or `null`
+    /// with a note when the history cannot be read (a plain directory).
+    fn last_change(&mut self, path: &str, index: u32) -> Value {
+        let revision = self.cache.snapshot.revision().name.clone();
+        let Some((source, store)) = self.history else {
+            return Value::Null;
+        };
+        match source.element_history(store, &revision, path, index, Some(1)) {
+            Ok(commits) => commits.first().map_or(Value::Null, |last| {
+                json!({
+                    "commit": last.commit,
+                    "author": last.author,
+                    "date": last.date,
+                    "summary": last.summary,
+                    "change": last.change.as_str(),
+                })
+            }),
+            Err(error) => {
+                let note = format!("no element history: {error}");
+                if !self.notes.contains(&note) {
+                    self.notes.push(note);
+                }
+                Value::Null
+            }
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! ranges.
 
 use refscope_engine::BlobReader;
-use refscope_engine::Snapshot;
+use refscope_engine::{Snapshot, Source, Store};
 
 use crate::context::settings::ContextSettings;
 
@@ -30,6 +30,9 @@ pub struct ContextSources<'a, 's> {
     pub base: Option<&'a Snapshot<'s>>,
     /// Reads the file contents of both revisions (source text, bodies).
     pub blobs: &'a BlobReader,
+    /// The repository and store an element's history is read from, for
+    /// `include_history`.
+    pub history: Option<(&'a Source, &'a Store)>,
 }
 
 /// A request that cannot be answered, with what to do about it.
