@@ -1,5 +1,5 @@
 //! The class-file reader on any bytes. Replayed on stable by
-//! `crates/symbols/tests/fuzz_corpus.rs`.
+//! `crates/symbols/tests/stub_jdk.rs`.
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

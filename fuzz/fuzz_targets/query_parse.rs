@@ -1,5 +1,5 @@
 //! The query language's parser on any text: an answer or an error, never
-//! a panic. Replayed on stable by `crates/query/tests/it/fuzz_corpus.rs`.
+//! a panic. Replayed on stable by `crates/query/tests/it/parse.rs`.
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

@@ -1,5 +1,5 @@
 //! The agent-stream reader of `aicr replay` on any bytes. Replayed on
-//! stable by `crates/aicr/tests/fuzz_corpus.rs`.
+//! stable by `crates/aicr/src/replay.rs`.
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

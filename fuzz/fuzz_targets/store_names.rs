@@ -1,5 +1,5 @@
 //! The store's front-coded name lists on any bytes. Replayed on stable by
-//! `crates/store/tests/fuzz_corpus.rs`.
+//! `crates/store/src/names.rs`.
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

@@ -41,6 +41,21 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("refscope-test-support", &[]),
+    // The fuzz targets' harnesses: above everything they feed inputs to.
+    (
+        "refscope-fuzzing",
+        &[
+            "refscope-syntax",
+            "refscope-symbols",
+            "refscope-resolve",
+            "refscope-engine",
+            "refscope-query",
+            "refscope-tool",
+            "refscope-aicr",
+            "refscope-mcp-bridge",
+            "refscope-test-support",
+        ],
+    ),
     (
         "refscope-cli",
         &[
