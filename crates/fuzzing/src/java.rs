@@ -34,7 +34,11 @@ pub fn java_resolve(data: &[u8]) {
         .map(refscope_syntax::extract)
         .collect();
     for file in &facts {
-        assert_eq!(file.check(), Ok(()), "extraction broke the facts' invariants");
+        assert_eq!(
+            file.check(),
+            Ok(()),
+            "extraction broke the facts' invariants"
+        );
     }
     let mut universe = TypeUniverse::with_libraries(jdk, []);
     let skeletons: Vec<FileFacts> = facts.iter().map(type_skeleton).collect();

@@ -73,7 +73,8 @@ impl FileFacts {
             let below = |operand: u32| operand == NO_EXPR || (operand as usize) < i;
             // An operand naming nothing (a lambda whose element broken
             // syntax did not make) is the list's sentinel.
-            let in_list = |operand: u32, len: usize| operand == u32::MAX || (operand as usize) < len;
+            let in_list =
+                |operand: u32, len: usize| operand == u32::MAX || (operand as usize) < len;
             let fits = match e.kind {
                 ExprKind::Local => in_list(e.a, self.locals.len()),
                 ExprKind::Site => in_list(e.a, self.ref_sites.len()),
