@@ -17,55 +17,55 @@ fn selectors() {
     check(
         "com.acme.Shop#order(String, int)",
         expect![[
-            r#"Query { expr: Select(Element("com.acme.Shop#order(String, int)"), Span { start: 0, end: 32 }), count: false }"#
+            r#"Query { expr: Select(Element("com.acme.Shop#order(String, int)"), Span { start: 0, end: 32 }), count: false, history: None }"#
         ]],
     );
     check(
         "src/A.java:40-55",
         expect![[
-            r#"Query { expr: Select(Lines { file: "src/A.java", start: 40, end: 55 }, Span { start: 0, end: 16 }), count: false }"#
+            r#"Query { expr: Select(Lines { file: "src/A.java", start: 40, end: 55 }, Span { start: 0, end: 16 }), count: false, history: None }"#
         ]],
     );
     check(
         r#"methods "get*" in com.acme under "src/main/*""#,
         expect![[
-            r#"Query { expr: Select(Kind(KindSelector { kind_word: "methods", name: Some("get*"), package: Some("com.acme"), path: Some("src/main/*") }), Span { start: 0, end: 45 }), count: false }"#
+            r#"Query { expr: Select(Kind(KindSelector { kind_word: "methods", name: Some("get*"), package: Some("com.acme"), path: Some("src/main/*") }), Span { start: 0, end: 45 }), count: false, history: None }"#
         ]],
     );
     check(
         "file Shop.java",
         expect![[
-            r#"Query { expr: Select(File("Shop.java"), Span { start: 0, end: 14 }), count: false }"#
+            r#"Query { expr: Select(File("Shop.java"), Span { start: 0, end: 14 }), count: false, history: None }"#
         ]],
     );
     check(
         "changed HEAD~2..HEAD",
         expect![[
-            r#"Query { expr: Select(Changed { base: Revision { name: "HEAD~2", span: Span { start: 8, end: 14 } }, head: Some(Revision { name: "HEAD", span: Span { start: 16, end: 20 } }), merge_base: false }, Span { start: 0, end: 20 }), count: false }"#
+            r#"Query { expr: Select(Changed { base: Revision { name: "HEAD~2", span: Span { start: 8, end: 14 } }, head: Some(Revision { name: "HEAD", span: Span { start: 16, end: 20 } }), merge_base: false }, Span { start: 0, end: 20 }), count: false, history: None }"#
         ]],
     );
     check(
         "changed main...feature",
         expect![[
-            r#"Query { expr: Select(Changed { base: Revision { name: "main", span: Span { start: 8, end: 12 } }, head: Some(Revision { name: "feature", span: Span { start: 15, end: 22 } }), merge_base: true }, Span { start: 0, end: 22 }), count: false }"#
+            r#"Query { expr: Select(Changed { base: Revision { name: "main", span: Span { start: 8, end: 12 } }, head: Some(Revision { name: "feature", span: Span { start: 15, end: 22 } }), merge_base: true }, Span { start: 0, end: 22 }), count: false, history: None }"#
         ]],
     );
     check(
         "changed main...",
         expect![[
-            r#"Query { expr: Select(Changed { base: Revision { name: "main", span: Span { start: 8, end: 12 } }, head: None, merge_base: true }, Span { start: 0, end: 15 }), count: false }"#
+            r#"Query { expr: Select(Changed { base: Revision { name: "main", span: Span { start: 8, end: 12 } }, head: None, merge_base: true }, Span { start: 0, end: 15 }), count: false, history: None }"#
         ]],
     );
     check(
         "\"a.B#m(int)$lambda1\"",
         expect![[
-            r#"Query { expr: Select(Element("a.B#m(int)$lambda1"), Span { start: 0, end: 20 }), count: false }"#
+            r#"Query { expr: Select(Element("a.B#m(int)$lambda1"), Span { start: 0, end: 20 }), count: false, history: None }"#
         ]],
     );
     check(
         "a.B#m(int)$lambda1",
         expect![[
-            r#"Query { expr: Select(Element("a.B#m(int)$lambda1"), Span { start: 0, end: 18 }), count: false }"#
+            r#"Query { expr: Select(Element("a.B#m(int)$lambda1"), Span { start: 0, end: 18 }), count: false, history: None }"#
         ]],
     );
 }
@@ -75,31 +75,31 @@ fn pipes_filters_and_sets() {
     check(
         r#"src/Shop.java:42 | callers depth 2 | where kind = method and path !~ "*Test*""#,
         expect![[
-            r#"Query { expr: Pipe(Pipe(Select(Lines { file: "src/Shop.java", start: 42, end: 42 }, Span { start: 0, end: 16 }), Relation { relation: Callers, depth: Some(2), direct: false }, Span { start: 17, end: 34 }), Where(And(Compare { field: Kind, op: Eq, value: "method", span: Span { start: 50, end: 56 } }, Compare { field: Path, op: NotMatches, value: "*Test*", span: Span { start: 69, end: 77 } })), Span { start: 35, end: 77 }), count: false }"#
+            r#"Query { expr: Pipe(Pipe(Select(Lines { file: "src/Shop.java", start: 42, end: 42 }, Span { start: 0, end: 16 }), Relation { relation: Callers, depth: Some(2), direct: false }, Span { start: 17, end: 34 }), Where(And(Compare { field: Kind, op: Eq, value: "method", span: Span { start: 50, end: 56 } }, Compare { field: Path, op: NotMatches, value: "*Test*", span: Span { start: 69, end: 77 } })), Span { start: 35, end: 77 }), count: false, history: None }"#
         ]],
     );
     check(
         "a.A | callers direct | limit 3 | count",
         expect![[
-            r#"Query { expr: Pipe(Pipe(Select(Element("a.A"), Span { start: 0, end: 3 }), Relation { relation: Callers, depth: None, direct: true }, Span { start: 4, end: 20 }), Limit(3), Span { start: 21, end: 30 }), count: true }"#
+            r#"Query { expr: Pipe(Pipe(Select(Element("a.A"), Span { start: 0, end: 3 }), Relation { relation: Callers, depth: None, direct: true }, Span { start: 4, end: 20 }), Limit(3), Span { start: 21, end: 30 }), count: true, history: None }"#
         ]],
     );
     check(
         "a.A union b.B intersect c.C except d.D",
         expect![[
-            r#"Query { expr: Combine(Except, Combine(Union, Select(Element("a.A"), Span { start: 0, end: 3 }), Combine(Intersect, Select(Element("b.B"), Span { start: 10, end: 13 }), Select(Element("c.C"), Span { start: 24, end: 27 }))), Select(Element("d.D"), Span { start: 35, end: 38 })), count: false }"#
+            r#"Query { expr: Combine(Except, Combine(Union, Select(Element("a.A"), Span { start: 0, end: 3 }), Combine(Intersect, Select(Element("b.B"), Span { start: 10, end: 13 }), Select(Element("c.C"), Span { start: 24, end: 27 }))), Select(Element("d.D"), Span { start: 35, end: 38 })), count: false, history: None }"#
         ]],
     );
     check(
         "at HEAD~1 (a.A | callers) except a.A | callers",
         expect![[
-            r#"Query { expr: Combine(Except, At(Revision { name: "HEAD~1", span: Span { start: 3, end: 9 } }, Pipe(Select(Element("a.A"), Span { start: 11, end: 14 }), Relation { relation: Callers, depth: None, direct: false }, Span { start: 15, end: 24 })), Pipe(Select(Element("a.A"), Span { start: 33, end: 36 }), Relation { relation: Callers, depth: None, direct: false }, Span { start: 37, end: 46 })), count: false }"#
+            r#"Query { expr: Combine(Except, At(Revision { name: "HEAD~1", span: Span { start: 3, end: 9 } }, Pipe(Select(Element("a.A"), Span { start: 11, end: 14 }), Relation { relation: Callers, depth: None, direct: false }, Span { start: 15, end: 24 })), Pipe(Select(Element("a.A"), Span { start: 33, end: 36 }), Relation { relation: Callers, depth: None, direct: false }, Span { start: 37, end: 46 })), count: false, history: None }"#
         ]],
     );
     check(
         "a.A | where not (modifier = static or annotation ~ \"Dep*\")",
         expect![[
-            r#"Query { expr: Pipe(Select(Element("a.A"), Span { start: 0, end: 3 }), Where(Not(Or(Compare { field: Modifier, op: Eq, value: "static", span: Span { start: 28, end: 34 } }, Compare { field: Annotation, op: Matches, value: "Dep*", span: Span { start: 51, end: 57 } }))), Span { start: 4, end: 58 }), count: false }"#
+            r#"Query { expr: Pipe(Select(Element("a.A"), Span { start: 0, end: 3 }), Where(Not(Or(Compare { field: Modifier, op: Eq, value: "static", span: Span { start: 28, end: 34 } }, Compare { field: Annotation, op: Matches, value: "Dep*", span: Span { start: 51, end: 57 } }))), Span { start: 4, end: 58 }), count: false, history: None }"#
         ]],
     );
 }
@@ -111,7 +111,7 @@ fn errors_point_at_the_column_and_suggest() {
         expect![[r#"
             error: column 7: unknown stage 'calers'; did you mean 'callers'?
               a.A | calers
-                    ^^^^^^ expected callers, callees, refs, impls, overrides, supertypes, subtypes, members, owner, where, limit or count"#]],
+                    ^^^^^^ expected callers, callees, refs, impls, overrides, supertypes, subtypes, members, owner, where, limit, count or history"#]],
     );
     check(
         "a.A | where knd = method",
