@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::arguments::LineRange;
-use super::repository::{GitRepository, PathProblem, ReviewRepository};
+use super::read::{BlamedLine, CommitFacts, PathProblem};
+use super::repository::{GitRepository, ReviewRepository};
 
 /// The answer of `aicr.try_blame`.
 #[derive(Debug, Clone, Serialize)]
@@ -24,35 +25,6 @@ pub(crate) struct BlameAnswer {
     pub note: Option<String>,
     /// One entry per attributed line, in line order.
     pub lines: Vec<BlamedLine>,
-}
-
-/// Who last changed one line.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct BlamedLine {
-    /// Line number at the task's revision.
-    pub line: u32,
-    /// The commit that last changed the line.
-    pub revision: String,
-    /// Its author's name.
-    pub author: String,
-    /// Its author's e-mail address.
-    pub author_email: String,
-    /// Its author time, RFC 3339 with the author's UTC offset.
-    pub author_time: String,
-    /// The first line of its message.
-    pub summary: String,
-    /// The file's path in that commit, when the file was renamed since.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub original_path: Option<String>,
-}
-
-/// What one commit contributes to every line it is blamed for.
-#[derive(Debug, Clone)]
-pub(crate) struct CommitFacts {
-    pub author: String,
-    pub author_email: String,
-    pub author_time: String,
-    pub summary: String,
 }
 
 /// Blames `requested` (whole, or the range) at the revision. A path that

@@ -45,15 +45,17 @@ mod blame;
 mod diff;
 pub mod names;
 pub mod prose;
+mod read;
 pub mod replay;
 mod repository;
 pub mod state;
 mod svn;
+mod target;
 mod tools;
 
 pub use arguments::LineRange;
 pub use names::normalize_tool_name;
-pub use repository::{Repository, ReviewTarget, ReviewTargetError};
 pub use state::{ReviewState, StateError};
 pub use svn::svn_revision;
+pub use target::{Repository, ReviewTarget, ReviewTargetError};
 pub use tools::{MAX_FETCHED_LINES, ReviewTools, ReviewToolsError, review_tool_definitions};

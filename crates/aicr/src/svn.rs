@@ -14,11 +14,12 @@ use std::process::Command;
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
-use super::blame::{BlamedLine, CommitFacts};
 use super::diff::DiffLines;
-use super::repository::{
-    Content, MAX_SYMLINK_HOPS, PathProblem, ResolvedFile, ReviewTargetError, linked_components,
+use super::read::{
+    BlamedLine, CommitFacts, Content, MAX_SYMLINK_HOPS, PathProblem, ResolvedFile,
+    linked_components,
 };
+use super::target::ReviewTargetError;
 
 /// What stays as it is in a path component of a URL.
 const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC

@@ -11,16 +11,16 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::arguments::{CheckedArguments, FieldKind, FieldSpec, LineRange, ToolSpec};
+use super::blame::blame;
 use super::names::{
     FETCH_MORE_CONTEXT, PUBLISH_SUMMARY, REPORT_PROBLEM, SKIP, TRY_BLAME, normalize_tool_name,
 };
-use super::repository::{
-    PathProblem, ResolvedFile, ReviewRepository, ReviewTarget, ReviewTargetError, looks_binary,
-    normalized_path,
-};
+use super::read::{PathProblem, ResolvedFile, looks_binary, normalized_path};
+use super::repository::ReviewRepository;
 use super::state::{
     AttributionRequest, ContextRequest, Problem, ReviewState, StateError, Summary, state_path,
 };
+use super::target::{ReviewTarget, ReviewTargetError};
 use refscope_tool::{ToolDefinition, ToolError, ToolSet};
 
 /// The review tools of one task, writing `.aicr-output-state.json` into an
@@ -520,9 +520,7 @@ impl ReviewTools {
     ) -> Result<Value, ToolError> {
         let path = arguments.required_text("path");
         let range = arguments.range("range");
-        let answer = self
-            .repository
-            .blame(path, range)
+        let answer = blame(&self.repository, path, range)
             .map_err(|problem| self.path_error(TRY_BLAME, "path", path, &problem))?;
         state.attribution_requests.push(AttributionRequest {
             path: path.to_string(),
