@@ -5,8 +5,11 @@ use std::io::{BufRead, Write};
 
 use anyhow::{Result, anyhow};
 use clap::{Args, ValueEnum};
+use std::time::Duration;
+
 use refscope_query::lang::{
-    AnswerJson, ErrorJson, ErrorStage, Evaluator, QueryError, answer_text, run,
+    Answer, AnswerJson, ErrorJson, ErrorStage, Evaluator, Page, PageRequest, QueryError,
+    answer_text, binding, page, run,
 };
 
 use crate::location::open_for_reading;
@@ -25,6 +28,17 @@ pub struct QueryArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// At most this many elements; the answer says how many there are in
+    /// all and gives a cursor for the next page.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    limit: Option<u32>,
+    /// Continue an answer where the page with this cursor ended.
+    #[arg(long, value_name = "TOKEN")]
+    cursor: Option<String>,
+    /// How long a query may walk relations before it answers with what it
+    /// found, marked partial.
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_BUDGET_MS)]
+    budget_ms: u64,
     #[command(flatten)]
     store: StoreArgs,
 }
@@ -37,26 +51,43 @@ enum Format {
     Json,
 }
 
+/// How long a query may walk relations, by default.
+const DEFAULT_BUDGET_MS: u64 = 2000;
+
 pub fn run_query(args: QueryArgs) -> Result<()> {
     let opened = open_for_reading(&args.store, None)?;
     let snapshot = opened.snapshot(args.rev.as_deref())?;
-    let evaluator = Evaluator::new(&opened.store, opened.source.as_ref(), snapshot);
+    let revision = snapshot.revision().name.clone();
+    let evaluator = Evaluator::new(&opened.store, opened.source.as_ref(), snapshot)
+        .with_budget(Duration::from_millis(args.budget_ms));
+    let request = PageRequest {
+        limit: args.limit.map(|n| n as usize),
+        cursor: args.cursor.clone(),
+    };
+    // One query, paged as asked.
+    let answer_of = |query: &str| -> Result<(Answer, Option<Page>), QueryError> {
+        let mut answer = run(&evaluator, query)?;
+        let bound = binding(opened.store.dir(), &revision, query);
+        let page = page(&mut answer, &request, bound)?;
+        Ok((answer, page))
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.query != "-" {
-        return match run(&evaluator, &args.query) {
-            Ok(answer) => {
+        return match answer_of(&args.query) {
+            Ok((answer, page)) => {
                 match args.format {
                     Format::Text => write!(out, "{}", answer_text(&answer))?,
                     Format::Json => {
                         serde_json::to_writer_pretty(
                             &mut out,
-                            &AnswerJson::new(&args.query, &answer),
+                            &AnswerJson::paged(&args.query, &answer, page.as_ref()),
                         )?;
                         writeln!(out)?;
                     }
                 }
                 out.flush()?;
+                say_what_is_left(&answer, page.as_ref(), args.budget_ms);
                 Ok(())
             }
             Err(error) => Err(query_failure(&args.query, &error)),
@@ -71,17 +102,17 @@ pub fn run_query(args: QueryArgs) -> Result<()> {
         if query.is_empty() {
             continue;
         }
-        let result = run(&evaluator, query);
+        let result = answer_of(query);
         match (args.format, &result) {
-            (Format::Json, Ok(answer)) => {
-                serde_json::to_writer(&mut out, &AnswerJson::new(query, answer))?;
+            (Format::Json, Ok((answer, page))) => {
+                serde_json::to_writer(&mut out, &AnswerJson::paged(query, answer, page.as_ref()))?;
                 writeln!(out)?;
             }
             (Format::Json, Err(error)) => {
                 serde_json::to_writer(&mut out, &ErrorJson::new(query, error))?;
                 writeln!(out)?;
             }
-            (Format::Text, Ok(answer)) => {
+            (Format::Text, Ok((answer, _))) => {
                 write!(out, "{}", answer_text(answer))?;
                 writeln!(out)?;
             }
@@ -101,6 +132,26 @@ pub fn run_query(args: QueryArgs) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Says on standard error what an answer left out: the rest of its rows
+/// (with the cursor of the next page), or what the budget cut.
+fn say_what_is_left(answer: &Answer, page: Option<&Page>, budget_ms: u64) {
+    if let Some(Page {
+        total,
+        next_cursor: Some(cursor),
+    }) = page
+    {
+        eprintln!(
+            "refscope: {} of {total} elements shown; the next page: --cursor {cursor}",
+            answer.rows.len()
+        );
+    }
+    if answer.partial {
+        eprintln!(
+            "refscope: the query ran out of its {budget_ms} ms budget and holds what it found by then; raise it with --budget-ms"
+        );
+    }
 }
 
 /// A query error as the process error: a usage error (exit 2) when the

@@ -93,3 +93,96 @@ fn a_batch_on_standard_input_answers_one_json_line_per_query() {
     assert_eq!(lines[2]["elements"][0]["element"]["name_line"], 4);
     assert_eq!(lines[2]["elements"][0]["edge"]["site"]["line"], 9);
 }
+
+/// `--limit` pages an answer, `--cursor` continues it (and only it), and a
+/// query out of budget answers with what it found, marked partial.
+#[test]
+fn answers_come_a_page_at_a_time_and_within_a_budget() {
+    let repo = TestRepo::new();
+    let fixture = crate::common::workspace_root().join("corpora/fixtures/shop");
+    let mut files = Vec::new();
+    crate::common::java_files(&fixture, &mut files);
+    let texts: Vec<(String, String)> = files
+        .iter()
+        .map(|path| {
+            (
+                path.strip_prefix(&fixture)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned(),
+                std::fs::read_to_string(path).unwrap(),
+            )
+        })
+        .collect();
+    let borrowed: Vec<(&str, &str)> = texts
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    repo.commit(&borrowed, "shop");
+    crate::common::run(repo.path(), &["index"]).ok();
+    let query = |args: &[&str]| -> (Option<i32>, serde_json::Value, String) {
+        let mut all = vec!["query", "--format", "json"];
+        all.extend(args);
+        let done = crate::common::run(repo.path(), &all);
+        let json = serde_json::from_str(&done.stdout()).unwrap_or(serde_json::Value::Null);
+        (done.code(), json, done.stderr())
+    };
+    let ids = |answer: &serde_json::Value| -> Vec<String> {
+        answer["elements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let text = "methods in com.acme.shop";
+    let (_, whole, _) = query(&[text]);
+    let all = ids(&whole);
+    assert!(all.len() > 5, "{all:?}");
+    assert!(
+        whole.get("total").is_none(),
+        "an answer not paged says nothing of pages"
+    );
+
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut args = vec![text, "--limit", "4"];
+        if let Some(cursor) = &cursor {
+            args.extend(["--cursor", cursor.as_str()]);
+        }
+        let (code, page, _) = query(&args);
+        assert_eq!(code, Some(0));
+        assert_eq!(page["total"], all.len());
+        assert!(page["count"].as_u64().unwrap() <= 4);
+        seen.extend(ids(&page));
+        match page["next_cursor"].as_str() {
+            Some(next) => cursor = Some(next.to_string()),
+            None => {
+                assert!(page["next_cursor"].is_null());
+                break;
+            }
+        }
+    }
+    assert_eq!(seen, all, "the pages hold the answer, once, in order");
+
+    let (_, first, _) = query(&[text, "--limit", "2"]);
+    let cursor = first["next_cursor"].as_str().unwrap().to_string();
+    let (code, _, refused) = query(&["fields in com.acme.shop", "--cursor", &cursor]);
+    assert_eq!(code, Some(1));
+    assert!(
+        refused.contains("another query, revision or store"),
+        "{refused}"
+    );
+
+    let (code, partial, said) = query(&[
+        "com.acme.shop.Money#plus | callers depth 5",
+        "--budget-ms",
+        "0",
+    ]);
+    assert_eq!(code, Some(0));
+    assert_eq!(partial["partial"], true, "{partial}");
+    assert!(said.contains("budget"), "{said}");
+    let (_, complete, _) = query(&["com.acme.shop.Money#plus | callers depth 5"]);
+    assert!(complete.get("partial").is_none(), "{complete}");
+}

@@ -4,10 +4,13 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 use refscope_engine::RevisionCache;
 use refscope_engine::{Snapshot, Source, Store};
-use refscope_query::lang::{AnswerJson, CommitJson, ErrorJson, Evaluator, run};
+use refscope_query::lang::{
+    AnswerJson, CommitJson, ErrorJson, Evaluator, PageRequest, binding, page, run,
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -26,7 +29,9 @@ Inputs: task_id (the review task: repository and revision under review), query (
 
 The language: selectors (an element id, parameter types optional, `*` wildcards: `com.acme.*#get*`; FILE:LINE or FILE:START-END for the owning elements; `file PATH`; `methods NAME in PACKAGE under PATH` and the other kinds: types, classes, interfaces, fields, constructors, lambdas, ...; `changed A..B`), relations after `|` (callers, callees, refs, impls, overrides, supertypes, subtypes, members, owner; `depth N`; `callers direct` without polymorphic callers), stages (`where kind = method and path !~ \"*Test*\"` over kind, name, id, path, package, modifier, annotation, type, confidence, change; `limit N`; `count` last), sets (union, intersect, except, parentheses) and `at REV QUERY`.
 
-Output: {revision, query, count, elements: [{id, kind, element: {class, name, kind, type, modifiers, annotations, parameters, exceptions, start_line, end_line, source_file, ...}, edge: {relation, from, depth, site: {file, line, col, kind, confidence, via}}, change}]} (elements is null for `| count`).
+Paging: limit (default 100) and cursor (the next_cursor of the previous answer to the same query); budget_ms (default 2000) bounds how long the query walks relations: past it the answer holds what was found, with partial: true.
+
+Output: {revision, query, count, total, next_cursor, partial (only when true), elements: [{id, kind, element: {class, name, kind, type, modifiers, annotations, parameters, exceptions, start_line, end_line, source_file, ...}, edge: {relation, from, depth, site: {file, line, col, kind, confidence, via}}, change}]} (elements is null for `| count`).
 
 When to use: a precise follow-up question the code_context answer does not cover (callers two levels up, every implementation of an interface, what changed between two revisions). Use code_context first for a diff.
 
@@ -71,7 +76,25 @@ pub struct CodeQueryInput {
     pub task_id: String,
     /// One query of the query language.
     pub query: String,
+    /// At most this many elements (default 100); the answer gives `total`
+    /// and a `next_cursor` for the rest.
+    #[serde(default)]
+    pub limit: Option<u32>,
+    /// The `next_cursor` of a previous answer to the same query, to
+    /// continue it.
+    #[serde(default)]
+    pub cursor: Option<String>,
+    /// How long the query may walk relations before it answers with what
+    /// it found, marked `partial` (default 2000 ms).
+    #[serde(default)]
+    pub budget_ms: Option<u64>,
 }
+
+/// How many elements `code_query` answers unless told otherwise.
+pub const DEFAULT_QUERY_LIMIT: u32 = 100;
+
+/// How long a `code_query` may walk relations unless told otherwise.
+pub const DEFAULT_QUERY_BUDGET_MS: u64 = 2000;
 
 /// The query tool set over one store: its tasks and its index. A task's
 /// revision is opened (and indexed) on first use and kept open with what
@@ -103,11 +126,25 @@ impl QueryTools {
         let opened = open_task(&self.store, &self.tasks, &mut self.opened, &input.task_id)?;
         let snapshot = Snapshot::with_cache(&self.store, opened.cache.clone())
             .map_err(|e| ToolError::new(e.to_string()))?;
-        let evaluator = Evaluator::new(&self.store, Some(&opened.source), snapshot);
+        let revision = snapshot.revision().name.clone();
+        let budget = input.budget_ms.unwrap_or(DEFAULT_QUERY_BUDGET_MS);
+        let evaluator = Evaluator::new(&self.store, Some(&opened.source), snapshot)
+            .with_budget(Duration::from_millis(budget));
         let query = input.query.trim();
-        match run(&evaluator, query) {
-            Ok(answer) => serde_json::to_value(AnswerJson::new(query, &answer))
-                .map_err(|e| ToolError::new(format!("the answer does not serialise: {e}"))),
+        let request = PageRequest {
+            limit: Some(input.limit.unwrap_or(DEFAULT_QUERY_LIMIT).max(1) as usize),
+            cursor: input.cursor.clone(),
+        };
+        let bound = binding(self.store.dir(), &revision, query);
+        let paged = run(&evaluator, query).and_then(|mut answer| {
+            let page = page(&mut answer, &request, bound)?;
+            Ok((answer, page))
+        });
+        match paged {
+            Ok((answer, page)) => {
+                serde_json::to_value(AnswerJson::paged(query, &answer, page.as_ref()))
+                    .map_err(|e| ToolError::new(format!("the answer does not serialise: {e}")))
+            }
             Err(error) => {
                 let detail = ErrorJson::new(query, &error).error;
                 let mut message = format!("code_query: {}", error.render(query));

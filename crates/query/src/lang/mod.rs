@@ -20,11 +20,13 @@ pub mod error;
 pub mod eval;
 pub mod lexer;
 pub mod output;
+pub mod page;
 pub mod parser;
 
 pub use error::{ErrorStage, QueryError};
 pub use eval::{Answer, ElementHistory, Evaluator, Row};
 pub use output::{AnswerJson, CommitJson, ErrorJson, HistoryJson, answer_text, history_text};
+pub use page::{Page, PageRequest, binding, page};
 pub use parser::parse;
 
 /// Parses and evaluates one query.

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::error::{ErrorStage, QueryError};
 use super::eval::{Answer, ElementHistory, Row};
+use super::page::Page;
 use crate::graph::table;
 use crate::render::ElementJson;
 use refscope_engine::HistoryEntry;
@@ -23,6 +24,16 @@ pub struct AnswerJson {
     /// For a query ending in `| history`: each declared element's commits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub histories: Option<Vec<HistoryJson>>,
+    /// For a page of an answer: how many elements the whole answer holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<usize>,
+    /// For a page of an answer: the cursor of the next page, `null` on the
+    /// last.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<Option<String>>,
+    /// The time budget ran out: the elements are those found until then.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
 }
 
 /// The commits that changed one element.
@@ -170,7 +181,20 @@ impl AnswerJson {
                 .histories
                 .as_ref()
                 .map(|histories| histories.iter().map(HistoryJson::of).collect()),
+            total: None,
+            next_cursor: None,
+            partial: answer.partial,
         }
+    }
+
+    /// Converts a page of an answer (see [`super::page`]).
+    pub fn paged(query: &str, answer: &Answer, page: Option<&Page>) -> Self {
+        let mut json = Self::new(query, answer);
+        if let Some(page) = page {
+            json.total = Some(page.total);
+            json.next_cursor = Some(page.next_cursor.clone());
+        }
+        json
     }
 }
 

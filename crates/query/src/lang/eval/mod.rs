@@ -28,10 +28,11 @@ mod unknown;
 pub use row::{Edge, Row, Site};
 pub use select::kinds_of_word;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use refscope_engine::BlobReader;
 use refscope_engine::{FileData, HistoryEntry, Snapshot, Source, Store};
@@ -55,6 +56,8 @@ pub struct Answer {
     pub count_only: bool,
     /// For a query ending in `| history`: each declared element's commits.
     pub histories: Option<Vec<ElementHistory>>,
+    /// The time budget ran out: the rows are those found until then.
+    pub partial: bool,
 }
 
 /// The commits that changed one element, newest first.
@@ -77,6 +80,11 @@ pub struct Evaluator<'s> {
     snapshots: RefCell<HashMap<String, Rc<Snapshot<'s>>>>,
     files: RefCell<HashMap<(i64, String), Rc<LoadedFile>>>,
     blobs: RefCell<Option<Rc<Option<BlobReader>>>>,
+    /// How long one query may take ([`Self::with_budget`]).
+    budget: Option<Duration>,
+    /// When the query being evaluated must stop, and whether it had to.
+    deadline: Cell<Option<Instant>>,
+    stopped: Cell<bool>,
 }
 
 struct LoadedFile {
@@ -96,7 +104,31 @@ impl<'s> Evaluator<'s> {
             snapshots: RefCell::new(HashMap::new()),
             files: RefCell::new(HashMap::new()),
             blobs: RefCell::new(None),
+            budget: None,
+            deadline: Cell::new(None),
+            stopped: Cell::new(false),
         }
+    }
+
+    /// This evaluator with a time budget per query: a query still walking
+    /// relations when it runs out answers with the rows found so far,
+    /// marked [`Answer::partial`].
+    pub fn with_budget(mut self, budget: Duration) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// Whether the query's time has run out (and, once it has, that it
+    /// stopped early).
+    pub(super) fn out_of_time(&self) -> bool {
+        let late = self
+            .deadline
+            .get()
+            .is_some_and(|deadline| Instant::now() >= deadline);
+        if late {
+            self.stopped.set(true);
+        }
+        late
     }
 
     /// The snapshot queries read unless they say `at`.
@@ -106,6 +138,9 @@ impl<'s> Evaluator<'s> {
 
     /// Evaluates a parsed query.
     pub fn evaluate(&self, query: &Query) -> Result<Answer, QueryError> {
+        self.deadline
+            .set(self.budget.map(|budget| Instant::now() + budget));
+        self.stopped.set(false);
         let snapshot = self.snapshot.clone();
         let rows = self.expr(&snapshot, &query.expr)?;
         let histories = query
@@ -117,6 +152,7 @@ impl<'s> Evaluator<'s> {
             rows,
             count_only: query.count,
             histories,
+            partial: self.stopped.get(),
         })
     }
 

@@ -30,7 +30,7 @@ impl<'s> Evaluator<'s> {
         let mut seen: HashSet<String> = HashSet::new();
         let mut frontier = rows;
         let mut level = 0;
-        while level < depth && !frontier.is_empty() {
+        while level < depth && !frontier.is_empty() && !self.out_of_time() {
             level += 1;
             let mut next = Vec::new();
             frontier.retain(|row| expanded.insert(row.id.clone()));
@@ -60,6 +60,9 @@ impl<'s> Evaluator<'s> {
         if relation != Relation::Callees {
             let mut out = Vec::new();
             for row in rows {
+                if self.out_of_time() {
+                    break;
+                }
                 out.extend(self.step(snapshot, row, relation, direct)?);
             }
             return Ok(out);
@@ -214,6 +217,9 @@ impl<'s> Evaluator<'s> {
         let mut out = Vec::new();
         let mut seen = HashSet::new();
         for row in rows {
+            if self.out_of_time() {
+                break;
+            }
             if relation == Relation::Subtypes && !row_is_type(&row) {
                 continue;
             }
