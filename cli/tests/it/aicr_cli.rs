@@ -57,6 +57,29 @@ fn text(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
+/// `aicr replay` of `stream` into `agent_dir`, bound to the fixture's
+/// revision and base; it must succeed.
+fn replay_against(repo: &ReviewRepo, stream: &Path, agent_dir: &Path) -> Output {
+    refscope(
+        &[
+            "aicr",
+            "replay",
+            "--stream",
+            text(stream),
+            "--agent-dir",
+            text(agent_dir),
+            "--repo",
+            text(repo.path()),
+            "--rev",
+            &repo.revision,
+            "--base",
+            &repo.base,
+        ],
+        "",
+        true,
+    )
+}
+
 /// A Claude Code stream-json run that reported through tools the server
 /// never saw, mixed with a Codex item and a plain event.
 fn agent_stream() -> String {
@@ -91,21 +114,7 @@ fn replay_executes_the_streams_aicr_calls_once_and_only_without_a_state() {
     let agent_dir = tempfile::tempdir().unwrap();
     let stream_file = agent_dir.path().join("events.jsonl");
     std::fs::write(&stream_file, agent_stream()).unwrap();
-    let args = [
-        "aicr",
-        "replay",
-        "--stream",
-        text(&stream_file),
-        "--agent-dir",
-        text(agent_dir.path()),
-        "--repo",
-        text(repo.path()),
-        "--rev",
-        &repo.revision,
-        "--base",
-        &repo.base,
-    ];
-    let output = refscope(&args, "", true);
+    let output = replay_against(&repo, &stream_file, agent_dir.path());
     assert_eq!(
         stdout(&output).trim_end(),
         format!(
@@ -134,7 +143,7 @@ fn replay_executes_the_streams_aicr_calls_once_and_only_without_a_state() {
     );
 
     // A second replay finds the state and leaves it alone.
-    let output = refscope(&args, "", true);
+    let output = replay_against(&repo, &stream_file, agent_dir.path());
     assert!(
         stderr(&output).contains("nothing replayed"),
         "{}",
@@ -286,24 +295,7 @@ fn normalize_prose_writes_a_skip_reason_but_never_over_problems() {
     let with_problems = tempfile::tempdir().unwrap();
     let stream_file = with_problems.path().join("events.jsonl");
     std::fs::write(&stream_file, agent_stream()).unwrap();
-    refscope(
-        &[
-            "aicr",
-            "replay",
-            "--stream",
-            text(&stream_file),
-            "--agent-dir",
-            text(with_problems.path()),
-            "--repo",
-            text(repo.path()),
-            "--rev",
-            &repo.revision,
-            "--base",
-            &repo.base,
-        ],
-        "",
-        true,
-    );
+    replay_against(&repo, &stream_file, with_problems.path());
     let before = state(with_problems.path()).unwrap();
     let output = refscope(
         &[
@@ -409,24 +401,7 @@ fn every_client_formats_stream_replays_into_a_state() {
     ] {
         let agent_dir = tempfile::tempdir().unwrap();
         let stream = streams.join(format!("{client}.jsonl"));
-        let output = refscope(
-            &[
-                "aicr",
-                "replay",
-                "--stream",
-                text(&stream),
-                "--agent-dir",
-                text(agent_dir.path()),
-                "--repo",
-                text(repo.path()),
-                "--rev",
-                &repo.revision,
-                "--base",
-                &repo.base,
-            ],
-            "",
-            true,
-        );
+        let output = replay_against(&repo, &stream, agent_dir.path());
         let (unparsable, unknown) = if client == "plain" {
             (1, ", 1 records of unknown kinds")
         } else {

@@ -100,7 +100,7 @@ fn context_of_a_method_body_range() {
 
 #[test]
 fn the_readme_example_is_what_the_code_prints() {
-    let (zoo, _) = zoo_with_a_change();
+    let (zoo, _, _) = zoo_with_a_change();
     let stdout = zoo
         .refscope(&[
             "context", "--task", "pr", "--file", KEEPER, "--lines", "22-25",
@@ -493,8 +493,9 @@ fn tasks_are_added_listed_and_removed() {
 }
 
 /// Task `pr` over a second commit of the zoo: `feed(Animal, Food)` counts
-/// differently, and `feedAll` calls it instead of `feed(Animal)`.
-fn zoo_with_a_change() -> (Zoo, String) {
+/// differently, and `feedAll` calls it instead of `feed(Animal)`. With the
+/// base and the new commit.
+fn zoo_with_a_change() -> (Zoo, String, String) {
     let zoo = Zoo::new();
     let base = zoo
         .repo
@@ -519,12 +520,12 @@ fn zoo_with_a_change() -> (Zoo, String) {
         "task", "add", "--id", "pr", "--repo", &repo_arg, "--rev", &head, "--base", &base,
     ])
     .ok();
-    (zoo, base)
+    (zoo, base, head)
 }
 
 #[test]
 fn with_a_base_revision_each_owning_element_says_what_changed() {
-    let (zoo, base) = zoo_with_a_change();
+    let (zoo, base, _) = zoo_with_a_change();
     let context = |lines: &str| -> Value {
         let stdout = zoo
             .refscope(&[
@@ -563,16 +564,7 @@ fn with_a_base_revision_each_owning_element_says_what_changed() {
 
 #[test]
 fn include_history_says_which_commit_last_changed_each_owning_element() {
-    let (zoo, base) = zoo_with_a_change();
-    let head = zoo
-        .repo
-        .repo
-        .head()
-        .unwrap()
-        .peel_to_commit()
-        .unwrap()
-        .id()
-        .to_string();
+    let (zoo, base, head) = zoo_with_a_change();
     let context = |extra: &[&str]| -> Value {
         let mut args = vec![
             "context", "--task", "pr", "--file", KEEPER, "--lines", "18-25",
