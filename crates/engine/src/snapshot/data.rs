@@ -2,6 +2,7 @@
 //! revision decoded ([`FileData`]) and an element with everything known
 //! about it ([`ElementView`]).
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use refscope_resolve::FileResolution;
@@ -22,6 +23,9 @@ pub struct FileData {
     /// Its resolved references, decoded on first use (many questions need
     /// only the declarations).
     pub(super) resolution: OnceLock<FileResolution>,
+    /// Element index by element id, made on first use and kept with the
+    /// file (so in the revision's cache, across queries).
+    by_id: OnceLock<HashMap<String, u32>>,
 }
 
 impl FileData {
@@ -56,7 +60,23 @@ impl FileData {
             facts,
             records,
             resolution: OnceLock::new(),
+            by_id: OnceLock::new(),
         })
+    }
+
+    /// The index of the element with id `id` (the last, for ids two
+    /// elements share), if the file declares it.
+    pub fn index_of(&self, id: &str) -> Option<u32> {
+        self.by_id
+            .get_or_init(|| {
+                let mut by_id = HashMap::with_capacity(self.records.len());
+                for record in &self.records {
+                    by_id.insert(record.element_id.clone(), record.idx);
+                }
+                by_id
+            })
+            .get(id)
+            .copied()
     }
 
     /// Checks that `resolution` speaks of this file's sites and elements.

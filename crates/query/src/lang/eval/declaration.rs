@@ -2,11 +2,9 @@
 //! evaluator's cache of files, so that each file of a revision is read
 //! once.
 
-use std::rc::Rc;
-
 use refscope_engine::{ElementView, Error, Snapshot};
 
-use super::{Evaluator, LoadedFile};
+use super::Evaluator;
 
 impl<'s> Evaluator<'s> {
     /// The declaration of `id` in the revision, if any (the first by path).
@@ -30,25 +28,19 @@ impl<'s> Evaluator<'s> {
     ) -> Result<Option<ElementView>, Error> {
         let key = (snapshot.revision().id, path.to_string());
         let cached = self.files.borrow().get(&key).cloned();
-        let loaded = match cached {
-            Some(loaded) => loaded,
+        let data = match cached {
+            Some(data) => data,
             None => {
                 let data = snapshot.file_data(&snapshot.file(path)?)?;
-                let by_id = data
-                    .records
-                    .iter()
-                    .map(|r| (r.element_id.clone(), r.idx))
-                    .collect();
-                let loaded = Rc::new(LoadedFile { data, by_id });
-                self.files.borrow_mut().insert(key, loaded.clone());
-                loaded
+                self.files.borrow_mut().insert(key, data.clone());
+                data
             }
         };
-        Ok(loaded.by_id.get(id).and_then(|&idx| {
+        Ok(data.index_of(id).and_then(|idx| {
             Some(ElementView {
                 path: path.to_string(),
-                record: loaded.data.records.get(idx as usize)?.clone(),
-                element: loaded.data.facts.elements.get(idx as usize)?.clone(),
+                record: data.records.get(idx as usize)?.clone(),
+                element: data.facts.elements.get(idx as usize)?.clone(),
             })
         }))
     }

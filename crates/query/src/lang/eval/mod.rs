@@ -78,18 +78,13 @@ pub struct Evaluator<'s> {
     source: Option<&'s Source>,
     snapshot: Rc<Snapshot<'s>>,
     snapshots: RefCell<HashMap<String, Rc<Snapshot<'s>>>>,
-    files: RefCell<HashMap<(i64, String), Rc<LoadedFile>>>,
+    files: RefCell<HashMap<(i64, String), Arc<FileData>>>,
     blobs: RefCell<Option<Rc<Option<BlobReader>>>>,
     /// How long one query may take ([`Self::with_budget`]).
     budget: Option<Duration>,
     /// When the query being evaluated must stop, and whether it had to.
     deadline: Cell<Option<Instant>>,
     stopped: Cell<bool>,
-}
-
-struct LoadedFile {
-    data: Arc<FileData>,
-    by_id: HashMap<String, u32>,
 }
 
 impl<'s> Evaluator<'s> {
