@@ -12,6 +12,7 @@ use refscope_query::graph::{
     HitJson, HitsAnswer, ImplementationJson, ImplementationsAnswer, RangeJson, SubjectJson,
     callees_text, callers_text, implementations_text, references_text,
 };
+use refscope_query::lang::{Page, PageRequest, binding, page_of};
 use serde::Serialize;
 
 use crate::location::{FileLines, Opened, open_for_reading, parse_file_lines};
@@ -27,8 +28,46 @@ pub struct GraphOptions {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// At most this many results; the answer says how many there are in
+    /// all and gives a cursor for the next page.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub limit: Option<u32>,
+    /// Continue an answer where the page with this cursor ended.
+    #[arg(long, value_name = "TOKEN")]
+    pub cursor: Option<String>,
     #[command(flatten)]
     pub store: StoreArgs,
+}
+
+impl GraphOptions {
+    /// Cuts `items`, the whole answer to `question` (the command and what
+    /// it asks about), to the page asked for; how many there are in all and
+    /// the next cursor, when a page was asked for.
+    fn page<T>(
+        &self,
+        opened: &Opened,
+        snapshot: &Snapshot,
+        question: &str,
+        items: &mut Vec<T>,
+    ) -> Result<Option<Page>> {
+        let request = PageRequest {
+            limit: self.limit.map(|n| n as usize),
+            cursor: self.cursor.clone(),
+        };
+        let bound = binding(opened.store.dir(), &snapshot.revision().name, question);
+        page_of(items, &request, bound).map_err(|e| anyhow!("{}", e.message))
+    }
+}
+
+/// Says on standard error which part of the answer a page holds.
+fn say_page(page: Option<&Page>, shown: usize) {
+    if let Some(Page {
+        total,
+        next_cursor: Some(cursor),
+    }) = page
+    {
+        eprintln!("refscope: {shown} of {total} shown; the next page: --cursor {cursor}");
+    }
 }
 
 #[derive(Debug, Args)]
@@ -113,14 +152,14 @@ impl ElementSpec {
 }
 
 /// The store, the snapshot and the element a command works on.
-pub fn open_element(spec_text: &str, options: &GraphOptions) -> Result<(Opened, ElementSpec)> {
+pub fn open_element(spec_text: &str, store: &StoreArgs) -> Result<(Opened, ElementSpec)> {
     let spec = ElementSpec::parse(spec_text)?;
-    let opened = open_for_reading(&options.store, spec.file_hint())?;
+    let opened = open_for_reading(store, spec.file_hint())?;
     Ok((opened, spec))
 }
 
 pub fn run_callers(args: CallersArgs) -> Result<()> {
-    let (opened, spec) = open_element(&args.element, &args.options)?;
+    let (opened, spec) = open_element(&args.element, &args.options.store)?;
     let snapshot = opened.snapshot(args.options.rev.as_deref())?;
     let found = spec.find(&opened, &snapshot)?;
     if !found.id.contains('#') {
@@ -134,21 +173,28 @@ pub fn run_callers(args: CallersArgs) -> Result<()> {
     let config = CallersConfig {
         polymorphic: !args.direct,
     };
-    let hits: Vec<HitJson> = snapshot
+    let mut hits: Vec<HitJson> = snapshot
         .callers(&found.id, &config)?
         .iter()
         .map(HitJson::from_hit)
         .collect();
     let n = hits.len();
     let n_polymorphic = hits.iter().filter(|h| h.via.is_some()).count();
+    let question = format!("callers {} {}", found.id, args.direct);
+    let page = args
+        .options
+        .page(&opened, &snapshot, &question, &mut hits)?;
+    let shown = hits.len();
     print_hits(
         &snapshot,
         Some(&found),
         None,
         hits,
+        page.as_ref(),
         &args.options,
         callers_text,
     )?;
+    say_page(page.as_ref(), shown);
     eprintln!(
         "refscope: {} ({n_polymorphic} polymorphic) of {}",
         count_of(n, "caller", "callers"),
@@ -158,7 +204,7 @@ pub fn run_callers(args: CallersArgs) -> Result<()> {
 }
 
 pub fn run_callees(args: CalleesArgs) -> Result<()> {
-    let (opened, spec) = open_element(&args.target, &args.options)?;
+    let (opened, spec) = open_element(&args.target, &args.options.store)?;
     let snapshot = opened.snapshot(args.options.rev.as_deref())?;
     let (found, range, hits, about) = match &spec {
         ElementSpec::Line(lines) => {
@@ -190,38 +236,52 @@ pub fn run_callees(args: CalleesArgs) -> Result<()> {
             (Some(found), None, hits, about)
         }
     };
-    let hits: Vec<HitJson> = hits.iter().map(HitJson::from_hit).collect();
+    let mut hits: Vec<HitJson> = hits.iter().map(HitJson::from_hit).collect();
     let n = hits.len();
+    let question = format!("callees {}", args.target);
+    let page = args
+        .options
+        .page(&opened, &snapshot, &question, &mut hits)?;
+    let shown = hits.len();
     print_hits(
         &snapshot,
         found.as_ref(),
         range,
         hits,
+        page.as_ref(),
         &args.options,
         callees_text,
     )?;
+    say_page(page.as_ref(), shown);
     eprintln!("refscope: {} {about}", count_of(n, "callee", "callees"));
     Ok(())
 }
 
 pub fn run_refs(args: ElementArgs) -> Result<()> {
-    let (opened, spec) = open_element(&args.element, &args.options)?;
+    let (opened, spec) = open_element(&args.element, &args.options.store)?;
     let snapshot = opened.snapshot(args.options.rev.as_deref())?;
     let found = spec.find(&opened, &snapshot)?;
-    let hits: Vec<HitJson> = snapshot
+    let mut hits: Vec<HitJson> = snapshot
         .references(&found.id)?
         .iter()
         .map(HitJson::from_hit)
         .collect();
     let n = hits.len();
+    let question = format!("refs {}", found.id);
+    let page = args
+        .options
+        .page(&opened, &snapshot, &question, &mut hits)?;
+    let shown = hits.len();
     print_hits(
         &snapshot,
         Some(&found),
         None,
         hits,
+        page.as_ref(),
         &args.options,
         references_text,
     )?;
+    say_page(page.as_ref(), shown);
     eprintln!(
         "refscope: {} to {}",
         count_of(n, "reference", "references"),
@@ -231,7 +291,7 @@ pub fn run_refs(args: ElementArgs) -> Result<()> {
 }
 
 pub fn run_impls(args: ElementArgs) -> Result<()> {
-    let (opened, spec) = open_element(&args.element, &args.options)?;
+    let (opened, spec) = open_element(&args.element, &args.options.store)?;
     let snapshot = opened.snapshot(args.options.rev.as_deref())?;
     let found = spec.find(&opened, &snapshot)?;
     if let Some(view) = &found.declared
@@ -244,23 +304,31 @@ pub fn run_impls(args: ElementArgs) -> Result<()> {
             view.record.kind.as_str().replace('_', " ")
         ));
     }
-    let items: Vec<ImplementationJson> = snapshot
+    let mut items: Vec<ImplementationJson> = snapshot
         .implementations(&found.id)?
         .iter()
         .map(ImplementationJson::from_implementation)
         .collect();
     let n = items.len();
+    let question = format!("impls {}", found.id);
+    let page = args
+        .options
+        .page(&opened, &snapshot, &question, &mut items)?;
+    let shown = items.len();
     let mut out = std::io::stdout().lock();
     if args.options.json {
         let answer = ImplementationsAnswer {
             revision: snapshot.revision().name.clone(),
             element: SubjectJson::from_found(&found),
             implementations: items,
+            total: page.as_ref().map(|page| page.total),
+            next_cursor: page.as_ref().map(|page| page.next_cursor.clone()),
         };
         write_json(&mut out, &answer)?;
     } else {
         write!(out, "{}", implementations_text(&items))?;
     }
+    say_page(page.as_ref(), shown);
     eprintln!(
         "refscope: {} of {}",
         count_of(n, "implementation", "implementations"),
@@ -274,6 +342,7 @@ fn print_hits(
     found: Option<&FoundElement>,
     range: Option<RangeJson>,
     hits: Vec<HitJson>,
+    page: Option<&Page>,
     options: &GraphOptions,
     text: fn(&[HitJson]) -> String,
 ) -> Result<()> {
@@ -284,6 +353,8 @@ fn print_hits(
             element: found.map(SubjectJson::from_found),
             range,
             hits,
+            total: page.map(|page| page.total),
+            next_cursor: page.map(|page| page.next_cursor.clone()),
         };
         write_json(&mut out, &answer)?;
     } else {

@@ -5,7 +5,8 @@ use clap::Args;
 use refscope_query::lang::{CommitJson, ElementHistory, history_text};
 use serde::Serialize;
 
-use crate::graph::{GraphOptions, open_element};
+use crate::StoreArgs;
+use crate::graph::open_element;
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
@@ -16,8 +17,15 @@ pub struct HistoryArgs {
     /// At most this many commits, newest first.
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
+    /// The revision to start from (default: the newest indexed one of the
+    /// current branch).
+    #[arg(long, value_name = "REV")]
+    rev: Option<String>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
-    options: GraphOptions,
+    store: StoreArgs,
 }
 
 /// The JSON answer.
@@ -33,8 +41,8 @@ struct HistoryAnswer<'a> {
 }
 
 pub fn run(args: HistoryArgs) -> Result<()> {
-    let (opened, spec) = open_element(&args.element, &args.options)?;
-    let snapshot = opened.snapshot(args.options.rev.as_deref())?;
+    let (opened, spec) = open_element(&args.element, &args.store)?;
+    let snapshot = opened.snapshot(args.rev.as_deref())?;
     let found = spec.find(&opened, &snapshot)?;
     let Some(view) = &found.declared else {
         return Err(anyhow!(
@@ -61,7 +69,7 @@ pub fn run(args: HistoryArgs) -> Result<()> {
         view.record.idx,
         args.limit,
     )?;
-    if args.options.json {
+    if args.json {
         let answer = HistoryAnswer {
             element: &found.id,
             revision,

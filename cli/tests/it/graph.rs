@@ -622,3 +622,55 @@ fn help_has_examples() {
         );
     }
 }
+
+/// `--limit` pages the sites and implementations a graph command answers,
+/// `--cursor` continues them, and a cursor of another question is refused.
+#[test]
+fn graph_answers_come_a_page_at_a_time() {
+    let zoo = Zoo::indexed();
+    let questions: [(&[&str], &str); 3] = [
+        (&["callers", "com.zoo.Mammal#eat"], "hits"),
+        (&["refs", "com.zoo.Keeper"], "hits"),
+        (&["impls", "com.zoo.Animal"], "implementations"),
+    ];
+    for (question, list) in questions {
+        let whole = zoo.json(question);
+        let all = whole[list].as_array().unwrap().clone();
+        assert!(all.len() >= 2, "{question:?}: {all:?}");
+        assert!(whole.get("total").is_none());
+        let mut seen = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut args: Vec<&str> = question.to_vec();
+            args.extend(["--limit", "1"]);
+            if let Some(cursor) = &cursor {
+                args.extend(["--cursor", cursor.as_str()]);
+            }
+            let page = zoo.json(&args);
+            assert_eq!(page["total"], all.len(), "{question:?}");
+            seen.extend(page[list].as_array().unwrap().iter().cloned());
+            match page["next_cursor"].as_str() {
+                Some(next) => cursor = Some(next.to_string()),
+                None => break,
+            }
+        }
+        assert_eq!(
+            seen, all,
+            "{question:?}: the pages hold the answer once, in order"
+        );
+    }
+    let first = zoo.json(&["callers", "com.zoo.Mammal#eat", "--limit", "1"]);
+    let cursor = first["next_cursor"].as_str().unwrap();
+    let refused = zoo
+        .run(&[
+            "callers",
+            "com.zoo.Cat#eat(com.zoo.Food)",
+            "--cursor",
+            cursor,
+        ])
+        .fails_with(1);
+    assert!(
+        refused.contains("another query, revision or store"),
+        "{refused}"
+    );
+}

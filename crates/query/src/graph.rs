@@ -19,6 +19,12 @@ pub struct HitsAnswer {
     pub range: Option<RangeJson>,
     /// The sites, sorted by file, line and column.
     pub hits: Vec<HitJson>,
+    /// For a page (`--limit`, `--cursor`): the sites in all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<usize>,
+    /// For a page: the cursor of the next one, `null` on the last.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<Option<String>>,
 }
 
 /// An answer of `impls`.
@@ -30,6 +36,12 @@ pub struct ImplementationsAnswer {
     pub element: SubjectJson,
     /// Overriding methods or subtypes, sorted by file and line.
     pub implementations: Vec<ImplementationJson>,
+    /// For a page (`--limit`, `--cursor`): the implementations in all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<usize>,
+    /// For a page: the cursor of the next one, `null` on the last.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<Option<String>>,
 }
 
 /// The element an answer is about.

@@ -26,7 +26,7 @@ pub mod parser;
 pub use error::{ErrorStage, QueryError};
 pub use eval::{Answer, ElementHistory, Evaluator, Row};
 pub use output::{AnswerJson, CommitJson, ErrorJson, HistoryJson, answer_text, history_text};
-pub use page::{Page, PageRequest, binding, page};
+pub use page::{Page, PageRequest, binding, page, page_of};
 pub use parser::parse;
 
 /// Parses and evaluates one query.

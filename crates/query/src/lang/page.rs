@@ -50,30 +50,44 @@ pub fn page(
     binding: u64,
 ) -> Result<Option<Page>, QueryError> {
     // A count is one number, whatever the limit.
-    if answer.count_only || (request.limit.is_none() && request.cursor.is_none()) {
+    if answer.count_only {
+        return Ok(None);
+    }
+    let page = page_of(&mut answer.rows, request, binding)?;
+    if let Some(histories) = &mut answer.histories {
+        histories.retain(|history| answer.rows.iter().any(|row| row.id == history.id));
+    }
+    Ok(page)
+}
+
+/// Cuts any list of answers (sites, implementations) to the page
+/// `request` asks for, as [`page`] cuts an answer's rows.
+pub fn page_of<T>(
+    items: &mut Vec<T>,
+    request: &PageRequest,
+    binding: u64,
+) -> Result<Option<Page>, QueryError> {
+    if request.limit.is_none() && request.cursor.is_none() {
         return Ok(None);
     }
     let offset = match &request.cursor {
         Some(cursor) => offset_of(cursor, binding)?,
         None => 0,
     };
-    let total = answer.rows.len();
+    let total = items.len();
     if offset > total {
         return Err(QueryError::evaluation(
             None,
             format!(
-                "the cursor points past the end of the answer ({total} rows); run the query again without a cursor"
+                "the cursor points past the end of the answer ({total} in all); run it again without a cursor"
             ),
         ));
     }
     let end = request
         .limit
         .map_or(total, |limit| offset.saturating_add(limit).min(total));
-    answer.rows.truncate(end);
-    answer.rows.drain(..offset);
-    if let Some(histories) = &mut answer.histories {
-        histories.retain(|history| answer.rows.iter().any(|row| row.id == history.id));
-    }
+    items.truncate(end);
+    items.drain(..offset);
     Ok(Some(Page {
         total,
         next_cursor: (end < total).then(|| format!("q1.{binding:016x}.{end}")),
