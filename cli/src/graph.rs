@@ -50,17 +50,22 @@ impl GraphOptions {
         question: &str,
         items: &mut Vec<T>,
     ) -> Result<Option<Page>> {
+        let bound = binding(opened.store.dir(), &snapshot.revision().name, question);
+        self.page_bound(bound, items)
+    }
+
+    /// [`Self::page`] with cursors bound to `bound`.
+    pub fn page_bound<T>(&self, bound: u64, items: &mut Vec<T>) -> Result<Option<Page>> {
         let request = PageRequest {
             limit: self.limit.map(|n| n as usize),
             cursor: self.cursor.clone(),
         };
-        let bound = binding(opened.store.dir(), &snapshot.revision().name, question);
         page_of(items, &request, bound).map_err(|e| anyhow!("{}", e.message))
     }
 }
 
 /// Says on standard error which part of the answer a page holds.
-fn say_page(page: Option<&Page>, shown: usize) {
+pub fn say_page(page: Option<&Page>, shown: usize) {
     if let Some(Page {
         total,
         next_cursor: Some(cursor),

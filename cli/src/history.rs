@@ -2,11 +2,11 @@
 
 use anyhow::{Result, anyhow};
 use clap::Args;
-use refscope_query::lang::{CommitJson, ElementHistory, history_text};
-use serde::Serialize;
+use refscope_query::lang::{
+    CommitJson, ElementHistory, ElementHistoryJson, history_binding, history_text,
+};
 
-use crate::StoreArgs;
-use crate::graph::open_element;
+use crate::graph::{GraphOptions, open_element, say_page};
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
@@ -14,35 +14,16 @@ pub struct HistoryArgs {
     /// has the name), or FILE:LINE for the element declared on that line.
     #[arg(value_name = "ELEMENT|FILE:LINE")]
     element: String,
-    /// At most this many commits, newest first.
-    #[arg(long, value_name = "N")]
-    limit: Option<usize>,
-    /// The revision to start from (default: the newest indexed one of the
-    /// current branch).
-    #[arg(long, value_name = "REV")]
-    rev: Option<String>,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    json: bool,
+    /// The revision to start from, whether to print JSON, and which page
+    /// of the commits (newest first) to show.
     #[command(flatten)]
-    store: StoreArgs,
-}
-
-/// The JSON answer.
-#[derive(Serialize)]
-struct HistoryAnswer<'a> {
-    element: &'a str,
-    revision: &'a str,
-    path: &'a str,
-    /// The declaration's lines at the revision.
-    start_line: u32,
-    end_line: u32,
-    commits: Vec<CommitJson>,
+    options: GraphOptions,
 }
 
 pub fn run(args: HistoryArgs) -> Result<()> {
-    let (opened, spec) = open_element(&args.element, &args.store)?;
-    let snapshot = opened.snapshot(args.rev.as_deref())?;
+    let options = &args.options;
+    let (opened, spec) = open_element(&args.element, &options.store)?;
+    let snapshot = opened.snapshot(options.rev.as_deref())?;
     let found = spec.find(&opened, &snapshot)?;
     let Some(view) = &found.declared else {
         return Err(anyhow!(
@@ -62,21 +43,20 @@ pub fn run(args: HistoryArgs) -> Result<()> {
             "revision {revision} is a directory's files, which have no history; name a commit with --rev"
         ));
     }
-    let entries = source.element_history(
-        &opened.store,
-        revision,
-        &view.path,
-        view.record.idx,
-        args.limit,
-    )?;
-    if args.json {
-        let answer = HistoryAnswer {
-            element: &found.id,
-            revision,
-            path: &view.path,
+    let mut entries =
+        source.element_history(&opened.store, revision, &view.path, view.record.idx, None)?;
+    let bound = history_binding(opened.store.dir(), revision, &found.id);
+    let page = options.page_bound(bound, &mut entries)?;
+    if options.json {
+        let answer = ElementHistoryJson {
+            element: found.id.clone(),
+            revision: revision.clone(),
+            path: view.path.clone(),
             start_line: view.record.start_line,
             end_line: view.record.end_line,
             commits: entries.iter().map(CommitJson::of).collect(),
+            total: page.as_ref().map(|page| page.total),
+            next_cursor: page.as_ref().map(|page| page.next_cursor.clone()),
         };
         println!("{}", serde_json::to_string_pretty(&answer)?);
     } else {
@@ -87,11 +67,12 @@ pub fn run(args: HistoryArgs) -> Result<()> {
         };
         print!("{}", history_text(&history));
     }
+    let total = page.as_ref().map_or(entries.len(), |page| page.total);
     eprintln!(
-        "refscope: {} commit{} changed {}",
-        entries.len(),
-        if entries.len() == 1 { "" } else { "s" },
+        "refscope: {total} commit{} changed {}",
+        if total == 1 { "" } else { "s" },
         found.id
     );
+    say_page(page.as_ref(), entries.len());
     Ok(())
 }

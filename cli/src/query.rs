@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use refscope_query::lang::{
     Answer, AnswerJson, ErrorJson, ErrorStage, Evaluator, Page, PageRequest, QueryError,
-    answer_text, binding, page, run,
+    answer_text, binding, run_page,
 };
 
 use crate::location::open_for_reading;
@@ -66,10 +66,8 @@ pub fn run_query(args: QueryArgs) -> Result<()> {
     };
     // One query, paged as asked.
     let answer_of = |query: &str| -> Result<(Answer, Option<Page>), QueryError> {
-        let mut answer = run(&evaluator, query)?;
         let bound = binding(opened.store.dir(), &revision, query);
-        let page = page(&mut answer, &request, bound)?;
-        Ok((answer, page))
+        run_page(&evaluator, query, &request, bound)
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

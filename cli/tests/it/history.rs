@@ -324,3 +324,125 @@ fn the_query_stage_history_answers_the_same_commits() {
         misplaced.stderr()
     );
 }
+
+#[test]
+fn a_history_comes_a_page_at_a_time() {
+    let repo = TestRepo::new();
+    generated_history(&repo);
+    let store = tempfile::tempdir().unwrap();
+    let store_arg = store.path().to_str().unwrap();
+    run(repo.path(), &["index", "--store", store_arg]).ok();
+    // The method changed most often, and another one.
+    let out = run(
+        repo.path(),
+        &[
+            "query",
+            "--store",
+            store_arg,
+            "--format",
+            "json",
+            "methods m* in p | history",
+        ],
+    )
+    .ok();
+    let answer: Value = serde_json::from_str(&out).unwrap();
+    let mut histories: Vec<(usize, String)> = answer["histories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let id = h["id"].as_str().unwrap().to_string();
+            (h["commits"].as_array().unwrap().len(), id)
+        })
+        .collect();
+    histories.sort();
+    let (_, element) = histories.pop().unwrap();
+    let (_, other) = histories.pop().unwrap();
+    let element = element.as_str();
+    let whole = commits_of(&history(&repo, store_arg, element));
+    assert!(whole.len() >= 4, "{whole:?}");
+    let mut pages = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut args = vec!["history", element, "--json", "--limit", "2"];
+        args.extend(["--store", store_arg]);
+        if let Some(cursor) = &cursor {
+            args.extend(["--cursor", cursor.as_str()]);
+        }
+        let answer: Value = serde_json::from_str(&run(repo.path(), &args).ok()).unwrap();
+        assert_eq!(answer["total"], whole.len(), "{answer}");
+        let page = commits_of(&answer);
+        assert!(!page.is_empty() && page.len() <= 2, "{answer}");
+        pages.extend(page);
+        match answer["next_cursor"].as_str() {
+            Some(next) => cursor = Some(next.to_string()),
+            None => break,
+        }
+    }
+    assert_eq!(pages, whole, "the pages cover the history once, in order");
+
+    // A cursor is refused for another element's history.
+    let first: Value = serde_json::from_str(
+        &run(
+            repo.path(),
+            &[
+                "history", element, "--json", "--limit", "1", "--store", store_arg,
+            ],
+        )
+        .ok(),
+    )
+    .unwrap();
+    let cursor = first["next_cursor"].as_str().unwrap();
+    let refused = run(
+        repo.path(),
+        &[
+            "history", &other, "--limit", "1", "--cursor", cursor, "--store", store_arg,
+        ],
+    );
+    assert!(
+        refused
+            .stderr()
+            .contains("another query, revision or store"),
+        "{}",
+        refused.stderr()
+    );
+}
+
+#[test]
+fn a_paged_query_walks_the_histories_of_its_page_only() {
+    let repo = TestRepo::new();
+    generated_history(&repo);
+    let store = tempfile::tempdir().unwrap();
+    let store_arg = store.path().to_str().unwrap();
+    run(repo.path(), &["index", "--store", store_arg]).ok();
+    let out = run(
+        repo.path(),
+        &[
+            "query",
+            "--store",
+            store_arg,
+            "--format",
+            "json",
+            "--limit",
+            "2",
+            "methods m* in p | history 1",
+        ],
+    )
+    .ok();
+    let answer: Value = serde_json::from_str(&out).unwrap();
+    let shown: Vec<&str> = answer["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["id"].as_str().unwrap())
+        .collect();
+    let walked: Vec<&str> = answer["histories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|history| history["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(shown.len(), 2);
+    assert_eq!(walked, shown);
+    assert!(answer["total"].as_u64().unwrap() > 2, "{answer}");
+}

@@ -25,11 +25,26 @@ pub mod parser;
 
 pub use error::{ErrorStage, QueryError};
 pub use eval::{Answer, ElementHistory, Evaluator, Row};
-pub use output::{AnswerJson, CommitJson, ErrorJson, HistoryJson, answer_text, history_text};
-pub use page::{Page, PageRequest, binding, page, page_of};
+pub use output::{
+    AnswerJson, CommitJson, ElementHistoryJson, ErrorJson, HistoryJson, answer_text, history_text,
+};
+pub use page::{
+    Page, PageRequest, binding, binding_of, cursor, history_binding, offset_of, page, page_of,
+};
 pub use parser::parse;
 
 /// Parses and evaluates one query.
 pub fn run(evaluator: &Evaluator, text: &str) -> Result<Answer, QueryError> {
     evaluator.evaluate(&parse(text)?)
+}
+
+/// Parses and evaluates one query, answering the page `request` asks for
+/// with its cursors bound to `binding` (see [`Evaluator::evaluate_page`]).
+pub fn run_page(
+    evaluator: &Evaluator,
+    text: &str,
+    request: &PageRequest,
+    binding: u64,
+) -> Result<(Answer, Option<Page>), QueryError> {
+    evaluator.evaluate_page(&parse(text)?, request, binding)
 }

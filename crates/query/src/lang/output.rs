@@ -47,6 +47,30 @@ pub struct HistoryJson {
     pub commits: Vec<CommitJson>,
 }
 
+/// The answer of `refscope history --json` and of the `code_history`
+/// tool: one element's commits, or a page of them.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ElementHistoryJson {
+    /// The element's id.
+    pub element: String,
+    /// The revision the history starts from.
+    pub revision: String,
+    /// The element's file at that revision.
+    pub path: String,
+    /// The declaration's first line at that revision.
+    pub start_line: u32,
+    /// The declaration's last line at that revision.
+    pub end_line: u32,
+    /// The commits, newest first.
+    pub commits: Vec<CommitJson>,
+    /// For a page: how many commits the whole history holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<usize>,
+    /// For a page: the cursor of the next page, `null` on the last.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<Option<String>>,
+}
+
 /// One commit of an element's history.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct CommitJson {

@@ -41,6 +41,12 @@ pub fn binding(store_dir: &Path, revision: &str, query: &str) -> u64 {
     xxhash_rust::xxh3::xxh3_64(&bytes)
 }
 
+/// What a cursor of an element's history is bound to: the store, the
+/// revision the history starts from and the element.
+pub fn history_binding(store_dir: &Path, revision: &str, element: &str) -> u64 {
+    binding(store_dir, revision, &format!("history of {element}"))
+}
+
 /// Cuts `answer` to the page `request` asks for; `None` when it asks for
 /// none, or the answer is a count (the answer is left whole). A cursor made for another binding, or
 /// past the end, is refused.
@@ -90,12 +96,29 @@ pub fn page_of<T>(
     items.drain(..offset);
     Ok(Some(Page {
         total,
-        next_cursor: (end < total).then(|| format!("q1.{binding:016x}.{end}")),
+        next_cursor: (end < total).then(|| cursor(binding, end)),
     }))
 }
 
+/// The cursor that continues an answer bound to `binding` at `offset`.
+pub fn cursor(binding: u64, offset: usize) -> String {
+    format!("q1.{binding:016x}.{offset}")
+}
+
+/// The binding a cursor was made for, when it is one of refscope's
+/// cursors.
+pub fn binding_of(cursor: &str) -> Option<u64> {
+    let mut parts = cursor.trim().split('.');
+    match (parts.next(), parts.next(), parts.next(), parts.next()) {
+        (Some("q1"), Some(bound), Some(offset), None) if offset.parse::<usize>().is_ok() => {
+            u64::from_str_radix(bound, 16).ok()
+        }
+        _ => None,
+    }
+}
+
 /// The offset a cursor continues at, when it is bound to `binding`.
-fn offset_of(cursor: &str, binding: u64) -> Result<usize, QueryError> {
+pub fn offset_of(cursor: &str, binding: u64) -> Result<usize, QueryError> {
     let refused = |why: &str| {
         QueryError::evaluation(
             None,
@@ -130,6 +153,7 @@ mod tests {
                     view: None,
                     edge: None,
                     change: None,
+                    declared_in: None,
                 })
                 .collect(),
             count_only: false,

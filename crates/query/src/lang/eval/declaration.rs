@@ -5,8 +5,24 @@
 use refscope_engine::{ElementView, Error, Snapshot};
 
 use super::Evaluator;
+use super::row::Row;
 
 impl<'s> Evaluator<'s> {
+    /// Reads the declarations of `rows` that are not read yet (see
+    /// [`Row::unread`]), from the files of `snapshot`.
+    pub(super) fn read_declarations(
+        &self,
+        snapshot: &Snapshot<'s>,
+        rows: &mut [Row],
+    ) -> Result<(), Error> {
+        for row in rows {
+            if let Some(path) = row.declared_in.take() {
+                row.view = self.view_in_file(snapshot, &path, &row.id)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The declaration of `id` in the revision, if any (the first by path).
     pub(super) fn declared_view(
         &self,

@@ -39,6 +39,7 @@ use refscope_engine::{FileData, HistoryEntry, Snapshot, Source, Store};
 
 use super::ast::{Expr, Query, Relation, Span, Stage};
 use super::error::QueryError;
+use super::page::{Page, PageRequest, page};
 use condition::holds;
 use set_op::combine;
 
@@ -133,22 +134,41 @@ impl<'s> Evaluator<'s> {
 
     /// Evaluates a parsed query.
     pub fn evaluate(&self, query: &Query) -> Result<Answer, QueryError> {
+        Ok(self.evaluate_page(query, &PageRequest::default(), 0)?.0)
+    }
+
+    /// Evaluates a parsed query and cuts its answer to the page `request`
+    /// asks for (see [`page`]; `binding` binds its cursors). Only the rows
+    /// of the page have their declarations read and their histories
+    /// walked: the rows cut off are counted, not decoded.
+    pub fn evaluate_page(
+        &self,
+        query: &Query,
+        request: &PageRequest,
+        binding: u64,
+    ) -> Result<(Answer, Option<Page>), QueryError> {
         self.deadline
             .set(self.budget.map(|budget| Instant::now() + budget));
         self.stopped.set(false);
         let snapshot = self.snapshot.clone();
         let rows = self.expr(&snapshot, &query.expr)?;
-        let histories = query
-            .history
-            .map(|stage| self.histories(&snapshot, &rows, stage.limit))
-            .transpose()?;
-        Ok(Answer {
+        let mut answer = Answer {
             revision: snapshot.revision().name.clone(),
             rows,
             count_only: query.count,
-            histories,
+            histories: None,
             partial: self.stopped.get(),
-        })
+        };
+        let page = page(&mut answer, request, binding)?;
+        if !answer.count_only {
+            self.read_declarations(&snapshot, &mut answer.rows)
+                .map_err(|e| QueryError::evaluation(None, e.to_string()))?;
+        }
+        answer.histories = query
+            .history
+            .map(|stage| self.histories(&snapshot, &answer.rows, stage.limit))
+            .transpose()?;
+        Ok((answer, page))
     }
 
     /// The history of each declared element of `rows`.
@@ -196,8 +216,13 @@ impl<'s> Evaluator<'s> {
                 Ok(combine(*op, left, right))
             }
             Expr::At(revision, inner) => {
+                // Rows leave the revision they were read at with their
+                // declarations read.
                 let other = self.snapshot_at(revision)?;
-                self.expr(&other, inner)
+                let mut rows = self.expr(&other, inner)?;
+                self.read_declarations(&other, &mut rows)
+                    .map_err(|e| QueryError::evaluation(None, e.to_string()))?;
+                Ok(rows)
             }
         }
     }
@@ -211,10 +236,15 @@ impl<'s> Evaluator<'s> {
     ) -> Result<Vec<Row>, QueryError> {
         match stage {
             Stage::Limit(n) => Ok(rows.into_iter().take(*n).collect()),
-            Stage::Where(condition) => Ok(rows
-                .into_iter()
-                .filter(|row| holds(condition, row))
-                .collect()),
+            Stage::Where(condition) => {
+                let mut rows = rows;
+                self.read_declarations(snapshot, &mut rows)
+                    .map_err(|e| QueryError::evaluation(Some(span), e.to_string()))?;
+                Ok(rows
+                    .into_iter()
+                    .filter(|row| holds(condition, row))
+                    .collect())
+            }
             Stage::Relation {
                 relation,
                 depth,

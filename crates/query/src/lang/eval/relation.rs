@@ -4,6 +4,7 @@
 //! engine walks down the hierarchy in one go.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use refscope_engine::{CallersConfig, ElementKind, ElementView, Error, RefHit, Snapshot};
 
@@ -23,6 +24,8 @@ impl<'s> Evaluator<'s> {
         direct: bool,
     ) -> Result<Vec<Row>, Error> {
         if matches!(relation, Relation::Impls | Relation::Subtypes) {
+            let mut rows = rows;
+            self.read_declarations(snapshot, &mut rows)?;
             return self.implementations(snapshot, rows, relation, depth);
         }
         let mut expanded: HashSet<String> = HashSet::new();
@@ -34,6 +37,7 @@ impl<'s> Evaluator<'s> {
             level += 1;
             let mut next = Vec::new();
             frontier.retain(|row| expanded.insert(row.id.clone()));
+            self.read_declarations(snapshot, &mut frontier)?;
             for mut reached in self.step_all(snapshot, &frontier, relation, direct)? {
                 if let Some(edge) = &mut reached.edge {
                     edge.depth = level;
@@ -75,20 +79,15 @@ impl<'s> Evaluator<'s> {
                 let Some(target) = hit.target.clone() else {
                     continue;
                 };
-                let view = match &hit.decl_file {
-                    Some(file) => self.view_in_file(snapshot, file, &target)?,
-                    None => None,
+                let edge = Edge {
+                    relation,
+                    from: row.id.clone(),
+                    depth: 1,
+                    site: Some(site_of(&hit)),
                 };
-                out.push(Row {
-                    id: target,
-                    view,
-                    edge: Some(Edge {
-                        relation,
-                        from: row.id.clone(),
-                        depth: 1,
-                        site: Some(site_of(&hit)),
-                    }),
-                    change: None,
+                out.push(match &hit.decl_file {
+                    Some(file) => Row::unread(target, file.clone(), edge),
+                    None => Row::reached(target, None, edge),
                 });
             }
         }
@@ -117,9 +116,9 @@ impl<'s> Evaluator<'s> {
                     return Ok(Vec::new());
                 };
                 let hits = if is_type || relation == Relation::Refs {
-                    snapshot.references(&id)?
+                    Arc::new(snapshot.references(&id)?)
                 } else {
-                    snapshot.callers(
+                    snapshot.callers_shared(
                         &id,
                         &CallersConfig {
                             polymorphic: !direct,
@@ -127,17 +126,12 @@ impl<'s> Evaluator<'s> {
                     )?
                 };
                 let mut out = Vec::new();
-                for hit in hits {
+                for hit in hits.iter() {
                     let Some(caller) = hit.enclosing_named.clone() else {
                         continue;
                     };
-                    let view = self.view_in_file(snapshot, &hit.path, &caller)?;
-                    out.push(Row {
-                        id: caller,
-                        view,
-                        edge: Some(edge(Some(site_of(&hit)))),
-                        change: None,
-                    });
+                    let path = hit.path.clone();
+                    out.push(Row::unread(caller, path, edge(Some(site_of(hit)))));
                 }
                 Ok(out)
             }
@@ -148,12 +142,8 @@ impl<'s> Evaluator<'s> {
                 }
                 let mut out = Vec::new();
                 for id in snapshot.direct_supers(&row.id)? {
-                    out.push(Row {
-                        view: self.declared_view(snapshot, &id)?,
-                        id,
-                        edge: Some(edge(None)),
-                        change: None,
-                    });
+                    let view = self.declared_view(snapshot, &id)?;
+                    out.push(Row::reached(id, view, edge(None)));
                 }
                 Ok(out)
             }
@@ -164,11 +154,8 @@ impl<'s> Evaluator<'s> {
                 Ok(snapshot
                     .members_of(view)?
                     .into_iter()
-                    .map(|member| Row {
-                        id: member.record.element_id.clone(),
-                        view: Some(member),
-                        edge: Some(edge(None)),
-                        change: None,
+                    .map(|member| {
+                        Row::reached(member.record.element_id.clone(), Some(member), edge(None))
                     })
                     .collect())
             }
@@ -178,22 +165,14 @@ impl<'s> Evaluator<'s> {
                     return Ok(row
                         .id
                         .split_once('#')
-                        .map(|(owner, _)| Row {
-                            id: owner.to_string(),
-                            view: None,
-                            edge: Some(edge(None)),
-                            change: None,
-                        })
+                        .map(|(owner, _)| Row::reached(owner.to_string(), None, edge(None)))
                         .into_iter()
                         .collect());
                 };
                 Ok(snapshot
                     .owner_of(view)?
-                    .map(|owner| Row {
-                        id: owner.record.element_id.clone(),
-                        view: Some(owner),
-                        edge: Some(edge(None)),
-                        change: None,
+                    .map(|owner| {
+                        Row::reached(owner.record.element_id.clone(), Some(owner), edge(None))
                     })
                     .into_iter()
                     .collect())
@@ -227,17 +206,17 @@ impl<'s> Evaluator<'s> {
                 if found.depth > depth || !seen.insert(found.view.record.element_id.clone()) {
                     continue;
                 }
-                out.push(Row {
-                    id: found.view.record.element_id.clone(),
-                    view: Some(found.view),
-                    edge: Some(Edge {
-                        relation,
-                        from: found.overrides,
-                        depth: found.depth,
-                        site: None,
-                    }),
-                    change: None,
-                });
+                let edge = Edge {
+                    relation,
+                    from: found.overrides,
+                    depth: found.depth,
+                    site: None,
+                };
+                out.push(Row::reached(
+                    found.view.record.element_id.clone(),
+                    Some(found.view),
+                    edge,
+                ));
             }
         }
         Ok(out)

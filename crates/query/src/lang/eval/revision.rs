@@ -69,6 +69,7 @@ impl<'s> Evaluator<'s> {
                 view: change.head.or(change.base),
                 edge: None,
                 change: Some(change.kind),
+                declared_in: None,
             })
             .collect())
     }

@@ -19,6 +19,10 @@ pub struct Row {
     pub edge: Option<Edge>,
     /// How it changed, for rows of `changed`.
     pub change: Option<ChangeKind>,
+    /// The file declaring it, while its declaration is not read yet: the
+    /// rows a relation reaches are read only when a later stage or the
+    /// page shown needs them, so rows cut off are counted, never decoded.
+    pub(crate) declared_in: Option<String>,
 }
 
 /// How a relation reached an element.
@@ -58,6 +62,30 @@ impl Row {
             view: Some(view),
             edge: None,
             change: None,
+            declared_in: None,
+        }
+    }
+
+    /// A row whose declaration in `path` is read when it is needed
+    /// ([`super::Evaluator::read_declarations`]).
+    pub(super) fn unread(id: String, path: String, edge: Edge) -> Self {
+        Self {
+            id,
+            view: None,
+            edge: Some(edge),
+            change: None,
+            declared_in: Some(path),
+        }
+    }
+
+    /// A row of an element with no declaration to read, or with it read.
+    pub(super) fn reached(id: String, view: Option<ElementView>, edge: Edge) -> Self {
+        Self {
+            id,
+            view,
+            edge: Some(edge),
+            change: None,
+            declared_in: None,
         }
     }
 

@@ -34,6 +34,7 @@ impl<'s> Evaluator<'s> {
                     view: found.declared,
                     edge: None,
                     change: None,
+                    declared_in: None,
                 }]),
                 Err(e) => Err(self.unknown_element(snapshot, spec, span, e)),
             },
