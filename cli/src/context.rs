@@ -60,6 +60,10 @@ pub struct ContextArgs {
     /// Indent the JSON for people.
     #[arg(long)]
     pretty: bool,
+    /// The `next_cursor` of a list a previous answer to the same command
+    /// cut (see `truncated`): print that list's next page instead.
+    #[arg(long, value_name = "TOKEN")]
+    cursor: Option<String>,
     /// The store directory (default: the repository's, or the one of the
     /// repository containing the current directory).
     #[arg(long, value_name = "DIR")]
@@ -92,8 +96,10 @@ pub fn run(args: ContextArgs) -> Result<()> {
     };
     let answer = match (&args.task, &args.repo) {
         (Some(task_id), _) => {
-            let input =
-                CodeContextInput::new(task_id, &args.file, diff_lines).with_overrides(&overrides);
+            let input = CodeContextInput {
+                cursor: args.cursor.clone(),
+                ..CodeContextInput::new(task_id, &args.file, diff_lines).with_overrides(&overrides)
+            };
             tools.code_context(&input)
         }
         (None, Some(repo)) => {
@@ -106,7 +112,14 @@ pub fn run(args: ContextArgs) -> Result<()> {
             }
             .resolve()?;
             crate::task::warn_without_merge_base(&task);
-            tools.context_for_task(&task, None, &args.file, &diff_lines, &overrides)
+            tools.context_for_task(
+                &task,
+                None,
+                &args.file,
+                &diff_lines,
+                &overrides,
+                args.cursor.as_deref(),
+            )
         }
         (None, None) => return Err(UsageError("name a --task, or a --repo".into()).into()),
     }

@@ -443,6 +443,136 @@ fn a_huge_diff_is_capped_with_a_note() {
         .expect("an element_info entry");
     assert_eq!(elements["kept"], 150);
     assert_eq!(answer["element_info"].as_object().unwrap().len(), 150);
+
+    // The elements past the cap come a page at a time, each once.
+    let total = elements["total"].as_u64().unwrap();
+    assert!(total > 300, "{elements}");
+    let mut ids: Vec<String> = Vec::new();
+    let mut collect = |info: &Value| {
+        for element in info.as_object().unwrap().values() {
+            ids.push(element["qualified_id"].as_str().unwrap().to_string());
+        }
+    };
+    collect(&answer["element_info"]);
+    let mut cursor = elements["next_cursor"].as_str().unwrap().to_string();
+    let mut pages = 0;
+    loop {
+        let page: Value = serde_json::from_str(
+            &zoo.refscope(&[
+                "context",
+                "--task",
+                "big",
+                "--file",
+                "src/main/java/com/zoo/Big.java",
+                "--lines",
+                "1-1500,1501-2604",
+                "--caller-depth",
+                "0",
+                "--cursor",
+                &cursor,
+            ])
+            .ok(),
+        )
+        .unwrap();
+        assert_eq!(page["continues"], "element_info");
+        assert_eq!(page["total"], total);
+        assert!(page["element_info"].as_object().unwrap().len() <= 150);
+        collect(&page["element_info"]);
+        pages += 1;
+        match page["next_cursor"].as_str() {
+            Some(next) => cursor = next.to_string(),
+            None => break,
+        }
+    }
+    assert_eq!(pages, (total - 150).div_ceil(150));
+    let distinct: std::collections::HashSet<&String> = ids.iter().collect();
+    assert_eq!(ids.len() as u64, total);
+    assert_eq!(distinct.len(), ids.len());
+    assert!(distinct.contains(&"com.zoo.Big#f1996".to_string()));
+}
+
+#[test]
+fn cut_reference_locations_continue_with_their_cursor() {
+    let zoo = Zoo::new();
+    let mut calls = String::from("package com.zoo;\n\npublic class Calls {\n");
+    for n in 0..45 {
+        calls.push_str(&format!("    void c{n}() {{ Calls.target(); }}\n"));
+    }
+    calls.push_str("    static void target() {\n    }\n}\n");
+    commit(
+        &zoo.repo,
+        &[("src/main/java/com/zoo/Calls.java".into(), calls)],
+        "calls",
+    );
+    let repo_arg = zoo.repo.path().to_str().unwrap().to_string();
+    zoo.refscope(&["task", "add", "--id", "calls", "--repo", &repo_arg])
+        .ok();
+    let file = "src/main/java/com/zoo/Calls.java";
+    let context = |lines: &str, extra: &[&str]| -> Run {
+        let mut args = vec![
+            "context", "--task", "calls", "--file", file, "--lines", lines,
+        ];
+        args.extend(extra);
+        zoo.refscope(&args)
+    };
+    let json = |run: Run| -> Value { serde_json::from_str(&run.ok()).unwrap() };
+    let locations = |answer: &Value| -> Vec<Value> {
+        answer["element_relations"]["owning_elements"]["49_50"][0]["reference_locations"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let whole = locations(&json(context("49-50", &["--max-callers", "100"])));
+    assert_eq!(whole.len(), 45);
+
+    let first = json(context("49-50", &[]));
+    let mut seen = locations(&first);
+    assert_eq!(seen.len(), 20);
+    let cut = first["truncated"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["what"] == "reference_locations of com.zoo.Calls#target()")
+        .expect("the cut list")
+        .clone();
+    assert_eq!(
+        (cut["kept"].as_u64(), cut["total"].as_u64()),
+        (Some(20), Some(45))
+    );
+    let mut cursor = cut["next_cursor"].as_str().unwrap().to_string();
+    loop {
+        let page = json(context("49-50", &["--cursor", &cursor]));
+        assert_eq!(page["continues"], cut["what"]);
+        assert_eq!(page["total"], 45);
+        seen.extend(
+            page["reference_locations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .cloned(),
+        );
+        match page["next_cursor"].as_str() {
+            Some(next) => cursor = next.to_string(),
+            None => break,
+        }
+    }
+    assert_eq!(seen, whole, "the pages hold the list once, in order");
+
+    // A cursor continues the call that gave it: other lines, other
+    // settings or a made-up token are refused.
+    let first_cursor = cut["next_cursor"].as_str().unwrap();
+    for (lines, extra) in [
+        ("48-50", vec!["--cursor", first_cursor]),
+        ("49-50", vec!["--cursor", first_cursor, "--no-tests"]),
+        ("49-50", vec!["--cursor", "q1.zz.3"]),
+    ] {
+        let refused = context(lines, &extra);
+        assert!(
+            refused.stderr().contains("cursor") && refused.code() != Some(0),
+            "{lines} {extra:?}: {}",
+            refused.stderr()
+        );
+    }
 }
 
 #[test]

@@ -9,7 +9,8 @@ use std::time::Duration;
 use refscope_engine::RevisionCache;
 use refscope_engine::{Snapshot, Source, Store};
 use refscope_query::lang::{
-    AnswerJson, CommitJson, ErrorJson, Evaluator, PageRequest, binding, page, run,
+    AnswerJson, CommitJson, ElementHistoryJson, ErrorJson, Evaluator, PageRequest, binding,
+    history_binding, page_of, run_page,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -46,9 +47,9 @@ pub const DEFAULT_HISTORY_LIMIT: u32 = 20;
 const CODE_HISTORY_DESCRIPTION: &str = "\
 Lists the commits that changed one element's declaration, newest first, back to the commit that added it, at a review task's revision.
 
-Inputs: task_id (the review task), element (an element id such as `com.acme.Shop#order(java.lang.String,int)`, parameter types optional when one overload has the name; or FILE:LINE, the file repository-relative, for the element declared on that line), limit (at most this many commits, default 20).
+Inputs: task_id (the review task), element (an element id such as `com.acme.Shop#order(java.lang.String,int)`, parameter types optional when one overload has the name; or FILE:LINE, the file repository-relative, for the element declared on that line), limit (at most this many commits, default 20), cursor (the next_cursor of a previous answer about the same element, for the next page).
 
-Output: {element, revision, path, start_line, end_line, commits: [{commit (40 hex), author, author_email, date (RFC 3339), summary, change, path, start_line, end_line}], truncated}. change is body, signature (the lines before the body), whitespace, renamed, moved (the element followed across the rename or move) or added (the last entry when the history is complete). truncated is true when the limit cut the list.
+Output: {element, revision, path, start_line, end_line, commits: [{commit (40 hex), author, author_email, date (RFC 3339), summary, change, path, start_line, end_line}], total, next_cursor, truncated}. change is body, signature (the lines before the body), whitespace, renamed, moved (the element followed across the rename or move) or added (the oldest entry). total counts every commit of the history; next_cursor is null on the last page; truncated is true when more commits follow.
 
 When to use: who last changed a method under review and how, whether a line of the diff belongs to recently churned code, which commit introduced an element. A commit counts when a line of the declaration changed, as `git log -L` finds them.
 
@@ -65,6 +66,10 @@ pub struct CodeHistoryInput {
     /// At most this many commits (default 20).
     #[serde(default)]
     pub limit: Option<u32>,
+    /// The `next_cursor` of a previous answer about the same element, to
+    /// continue where it ended.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 /// The arguments of `code_query`.
@@ -136,10 +141,7 @@ impl QueryTools {
             cursor: input.cursor.clone(),
         };
         let bound = binding(self.store.dir(), &revision, query);
-        let paged = run(&evaluator, query).and_then(|mut answer| {
-            let page = page(&mut answer, &request, bound)?;
-            Ok((answer, page))
-        });
+        let paged = run_page(&evaluator, query, &request, bound);
         match paged {
             Ok((answer, page)) => {
                 serde_json::to_value(AnswerJson::paged(query, &answer, page.as_ref()))
@@ -182,28 +184,32 @@ impl QueryTools {
             )));
         };
         let revision = snapshot.revision().name.clone();
-        // One more than asked, to say whether the limit cut the list.
         let mut commits = opened
             .source
-            .element_history(
-                &self.store,
-                &revision,
-                &view.path,
-                view.record.idx,
-                Some(limit as usize + 1),
-            )
+            .element_history(&self.store, &revision, &view.path, view.record.idx, None)
             .map_err(|e| refuse(e.to_string()))?;
-        let truncated = commits.len() > limit as usize;
-        commits.truncate(limit as usize);
-        Ok(serde_json::json!({
-            "element": found.id,
-            "revision": revision,
-            "path": view.path,
-            "start_line": view.record.start_line,
-            "end_line": view.record.end_line,
-            "commits": commits.iter().map(CommitJson::of).collect::<Vec<_>>(),
-            "truncated": truncated,
-        }))
+        let request = PageRequest {
+            limit: Some(limit as usize),
+            cursor: input.cursor.clone(),
+        };
+        let bound = history_binding(self.store.dir(), &revision, &found.id);
+        let page = page_of(&mut commits, &request, bound)
+            .map_err(|e| refuse(e.message))?
+            .expect("a limit asks for a page");
+        let answer = ElementHistoryJson {
+            element: found.id.clone(),
+            revision,
+            path: view.path.clone(),
+            start_line: view.record.start_line,
+            end_line: view.record.end_line,
+            commits: commits.iter().map(CommitJson::of).collect(),
+            total: Some(page.total),
+            next_cursor: Some(page.next_cursor.clone()),
+        };
+        let mut json = serde_json::to_value(answer)
+            .map_err(|e| refuse(format!("the answer does not serialise: {e}")))?;
+        json["truncated"] = Value::Bool(page.next_cursor.is_some());
+        Ok(json)
     }
 }
 

@@ -22,9 +22,9 @@ pub const CODE_CONTEXT: &str = "code_context";
 const CODE_CONTEXT_DESCRIPTION: &str = "\
 Explains a diff of one Java file in one call: which elements (methods, constructors, fields) own each changed line range and where the rest of the repository references them, which methods and fields each changed line uses, and what every one of those elements is.
 
-Inputs: task_id (the review task: repository, revision under review, optional base revision), file_path (repository-relative, as in the diff), diff_lines (the diff's line ranges in the new file as a flat list [start1, end1, start2, end2, ...], 1-based, inclusive). Optional: caller_depth (default 1; 2 adds callers of callers), callee_depth (default 1; 2 adds what the used methods use), max_source_lines (default 80), max_callers (default 20), include_tests (default true), include_history (default false: true adds to each owning element its last_change, the commit that last changed it: commit, author, date, summary, change), key_style (\"en\" or \"zh\" for the original design document's Chinese field names).
+Inputs: task_id (the review task: repository, revision under review, optional base revision), file_path (repository-relative, as in the diff), diff_lines (the diff's line ranges in the new file as a flat list [start1, end1, start2, end2, ...], 1-based, inclusive). Optional: caller_depth (default 1; 2 adds callers of callers), callee_depth (default 1; 2 adds what the used methods use), max_source_lines (default 80), max_callers (default 20), include_tests (default true), include_history (default false: true adds to each owning element its last_change, the commit that last changed it: commit, author, date, summary, change), key_style (\"en\" or \"zh\" for the original design document's Chinese field names), cursor (the next_cursor of a list a previous answer to the same call cut: the answer is then that list's next page).
 
-Output: JSON with task_id, revision, file; element_relations.owning_elements: per range key \"start_end\", a list of {element_id, reference_locations: [{file, line, caller}]}; element_relations.referenced_elements: per line key, a list of {element_id, name, kind} in order of appearance; element_info: per short id (E1, E2, ...) the element's qualified_id, kind, class, name, return or field type, modifiers, annotations, parameters, exceptions, start_line, end_line, fields_used, source_file, implementations (interface and abstract methods), source; truncated: what was cut and how much; notes.
+Output: JSON with task_id, revision, file; element_relations.owning_elements: per range key \"start_end\", a list of {element_id, reference_locations: [{file, line, caller}]}; element_relations.referenced_elements: per line key, a list of {element_id, name, kind} in order of appearance; element_info: per short id (E1, E2, ...) the element's qualified_id, kind, class, name, return or field type, modifiers, annotations, parameters, exceptions, start_line, end_line, fields_used, source_file, implementations (interface and abstract methods), source; truncated: what was cut, how much (kept, total) and, for a cut list of sites or elements, the next_cursor that continues it; notes. With cursor: {task_id, revision, base_revision, file, continues (the list), the list's next page under its own key (reference_locations, callers_added, callers_removed or element_info), total, next_cursor}.
 
 When to use: first, for every changed Java file of a review, before judging a change; its reference_locations answer \"does this change break a caller?\".
 
@@ -66,6 +66,10 @@ pub struct CodeContextInput {
     /// Field names of the answer: "en" (default) or "zh".
     #[serde(default)]
     pub key_style: Option<KeyStyle>,
+    /// The `next_cursor` of a list that a previous answer to the same call
+    /// cut (see `truncated`): the answer is then that list's next page.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 impl CodeContextInput {
@@ -82,6 +86,7 @@ impl CodeContextInput {
             include_tests: None,
             include_history: None,
             key_style: None,
+            cursor: None,
         }
     }
 
@@ -160,6 +165,7 @@ impl ContextTools {
             &input.file_path,
             &input.diff_lines,
             &input.overrides(),
+            input.cursor.as_deref(),
         )
     }
 
@@ -172,6 +178,7 @@ impl ContextTools {
         file_path: &str,
         diff_lines: &[i64],
         overrides: &SettingsOverrides,
+        cursor: Option<&str>,
     ) -> Result<Value, ToolError> {
         let settings = self.settings.with(overrides);
         let file_path = file_path.trim_start_matches("./");
@@ -209,11 +216,20 @@ impl ContextTools {
             }
             None => None,
         };
+        let binding = ContextRequest::binding(
+            self.store.dir(),
+            &snapshot.revision().name,
+            file_path,
+            diff_lines,
+            &settings,
+        );
         let request = ContextRequest {
             task_id: echo_id,
             file: file_path,
             diff_lines,
             settings: &settings,
+            binding,
+            cursor,
         };
         let sources = ContextSources {
             snapshot: &snapshot,

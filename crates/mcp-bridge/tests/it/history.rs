@@ -42,14 +42,16 @@ fn code_history_answers_the_commits_within_its_limit() {
         .register(new, &store, &mut |_| {})
         .unwrap();
     let mut tools = QueryTools::open(store_dir.path()).unwrap();
+    let page = |tools: &mut QueryTools, element: &str, limit, cursor: Option<&Value>| {
+        tools.code_history(&CodeHistoryInput {
+            task_id: "t".into(),
+            element: element.into(),
+            limit,
+            cursor: cursor.map(|c| c.as_str().unwrap().to_string()),
+        })
+    };
     let history = |tools: &mut QueryTools, element: &str, limit| -> Value {
-        tools
-            .code_history(&CodeHistoryInput {
-                task_id: "t".into(),
-                element: element.into(),
-                limit,
-            })
-            .unwrap()
+        page(tools, element, limit, None).unwrap()
     };
     let commits = |answer: &Value| -> Vec<(String, String)> {
         answer["commits"]
@@ -80,11 +82,29 @@ fn code_history_answers_the_commits_within_its_limit() {
         [(third, "body".to_string()), (second, "body".to_string())]
     );
     assert_eq!(cut["truncated"], true);
+    assert_eq!(cut["total"], 3);
+    // The next page continues where the first ended, and is the last.
+    let rest = page(&mut tools, "p.A#m()", Some(2), Some(&cut["next_cursor"])).unwrap();
+    assert_eq!(
+        commits(&rest),
+        [(commits(&whole)[2].0.clone(), "added".to_string())]
+    );
+    assert_eq!(rest["total"], 3);
+    assert_eq!(rest["next_cursor"], Value::Null);
+    assert_eq!(rest["truncated"], false);
+    // A cursor of another element's history is refused.
+    let foreign = page(&mut tools, "p.A", Some(2), Some(&cut["next_cursor"])).unwrap_err();
+    assert!(
+        foreign.message.contains("another query, revision or store"),
+        "{}",
+        foreign.message
+    );
     let refused = tools
         .code_history(&CodeHistoryInput {
             task_id: "t".into(),
             element: "p.A#m()".into(),
             limit: Some(0),
+            cursor: None,
         })
         .unwrap_err();
     assert!(

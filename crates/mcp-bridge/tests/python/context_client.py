@@ -8,7 +8,8 @@ fixture, adds task `zoo` to a store and passes:
 It lists the tools, calls code_context (by its name and by a client's
 prefixed spelling), checks the answer, calls it with bad input and checks
 that each is an error result the server survives; then the same for
-code_query (the query language) and code_history. Over HTTP the server is started with a
+code_query (the query language) and code_history, and follows the cursors
+of a paged code_query answer and of a code_context list cut at max_callers. Over HTTP the server is started with a
 bearer token: a request without it is refused, the client sends it, the
 session ends without the SDK reporting a failed termination, and Ctrl-C
 (SIGINT) stops the server cleanly. Any failed check raises.
@@ -134,6 +135,47 @@ async def exercise_query(session, task, tools):
         assert expected in message, f"{bad}: {message!r} does not mention {expected!r}"
     assert answer_of(await session.call_tool("code_query", {"task_id": task, "query": query})) == answer
 
+    # Pages: a query's answer two elements at a time, followed by its
+    # cursors, holds the whole answer once, in order.
+    wide = "methods in com.zoo"
+    whole = answer_of(await session.call_tool("code_query", {"task_id": task, "query": wide}))
+    assert whole["total"] == whole["count"] > 4 and whole["next_cursor"] is None, whole
+    paged, cursor = [], None
+    while True:
+        arguments = {"task_id": task, "query": wide, "limit": 2}
+        if cursor is not None:
+            arguments["cursor"] = cursor
+        page = answer_of(await session.call_tool("code_query", arguments))
+        assert page["total"] == whole["total"] and len(page["elements"]) <= 2, page
+        paged.extend(row["id"] for row in page["elements"])
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert paged == [row["id"] for row in whole["elements"]], paged
+    first = answer_of(await session.call_tool("code_query", {"task_id": task, "query": wide, "limit": 2}))
+    message = error_text(await session.call_tool(
+        "code_query", {"task_id": task, "query": "types in com.zoo", "cursor": first["next_cursor"]}))
+    assert "another query" in message, message
+
+    # A code_context list cut at max_callers continues with its cursor.
+    mammal, eat = "src/main/java/com/zoo/Mammal.java", "com.zoo.Mammal#eat(com.zoo.Food)"
+    arguments = {"task_id": task, "file_path": mammal, "diff_lines": [20, 20], "max_callers": 100}
+    full = answer_of(await session.call_tool("code_context", arguments))
+    sites = full["element_relations"]["owning_elements"]["20_20"][0]["reference_locations"]
+    assert len(sites) >= 3, sites
+    cut_answer = answer_of(await session.call_tool("code_context", {**arguments, "max_callers": 1}))
+    kept = cut_answer["element_relations"]["owning_elements"]["20_20"][0]["reference_locations"]
+    cut = [t for t in cut_answer["truncated"] if t["what"] == f"reference_locations of {eat}"]
+    assert len(cut) == 1 and cut[0]["total"] == len(sites), cut_answer["truncated"]
+    cursor = cut[0]["next_cursor"]
+    while cursor is not None:
+        page = answer_of(await session.call_tool(
+            "code_context", {**arguments, "max_callers": 1, "cursor": cursor}))
+        assert page["continues"] == cut[0]["what"] and page["total"] == len(sites), page
+        kept.extend(page["reference_locations"])
+        cursor = page["next_cursor"]
+    assert kept == sites, kept
+
     # code_history: the one commit of the fixture added the method.
     assert "code_history" in tools, f"code_history not listed: {sorted(tools)}"
     assert set(tools["code_history"].input_schema["required"]) == {"task_id", "element"}
@@ -143,6 +185,7 @@ async def exercise_query(session, task, tools):
     commit = history["commits"][0]
     assert re.fullmatch(r"[0-9a-f]{40}", commit["commit"]) and commit["summary"] == "zoo", commit
     assert history["truncated"] is False, history
+    assert history["total"] == 1 and history["next_cursor"] is None, history
     by_line = answer_of(await session.call_tool(
         "code_history", {"task_id": task, "element": f"{KEEPER}:{history['start_line']}", "limit": 5}))
     assert by_line["commits"] == history["commits"], by_line

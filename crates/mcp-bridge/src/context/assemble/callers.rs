@@ -48,25 +48,38 @@ impl Answer<'_, '_> {
     }
 
     /// The sites referencing `id`, level by level up to the caller depth.
+    /// A list cut at `max_callers` is counted, not built past the cut.
     pub(super) fn reference_locations(&mut self, id: &str) -> Result<Vec<Value>, ContextError> {
+        let include_tests = self.settings.include_tests;
+        let shown = move |hit: &&RefHit| include_tests || !is_test_path(&hit.path);
+        let list_key = key(self.style(), Key::ReferenceLocations);
         let mut out = Vec::new();
         let mut frontier = vec![id.to_string()];
         let mut seen = vec![id.to_string()];
         for depth in 1..=self.settings.caller_depth {
             let mut next = Vec::new();
             for element in &frontier {
-                let all = self.direct_callers(self.cache.snapshot, element)?;
-                let total = all.len();
+                let all = self
+                    .cache
+                    .snapshot
+                    .callers_shared(element, &CallersConfig::default())?;
+                let total = all.iter().filter(shown).count();
                 let kept = total.min(self.settings.max_callers as usize);
                 if kept < total {
-                    self.truncated.push(json!({
-                        "what": format!("reference_locations of {element}"),
-                        "kept": kept,
-                        "total": total,
-                        "note": "raise max_callers to see more",
-                    }));
+                    let what = format!("reference_locations of {element}");
+                    let note = "raise max_callers to see more, or continue with next_cursor";
+                    if let Some(page) = self.cut(what, list_key, kept, total, note)? {
+                        let items = all
+                            .iter()
+                            .filter(shown)
+                            .skip(page.start)
+                            .take(page.len())
+                            .map(|hit| self.location(hit, depth))
+                            .collect();
+                        self.continue_with(Value::Array(items));
+                    }
                 }
-                for hit in all.iter().take(kept) {
+                for hit in all.iter().filter(shown).take(kept) {
                     out.push(self.location(hit, depth));
                     if let Some(caller) = hit.enclosing_named.clone()
                         && caller.contains('(')

@@ -68,12 +68,12 @@ impl Answer<'_, '_> {
                 let total = hits.len();
                 let kept = total.min(self.settings.max_callers as usize);
                 if kept < total {
-                    self.truncated.push(json!({
-                        "what": format!("{} of {id}", key(KeyStyle::En, name)),
-                        "kept": kept,
-                        "total": total,
-                        "note": "raise max_callers to see more",
-                    }));
+                    let what = format!("{} of {id}", key(KeyStyle::En, name));
+                    let note = "raise max_callers to see more, or continue with next_cursor";
+                    if let Some(page) = self.cut(what, key(style, name), kept, total, note)? {
+                        let items = hits[page].iter().map(|hit| self.location(hit, 1)).collect();
+                        self.continue_with(Value::Array(items));
+                    }
                 }
                 let list: Vec<Value> = hits
                     .into_iter()

@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use super::Answer;
 use super::file_cache::LoadedFile;
 use super::kind_labels::{kind_label, ref_kind_label};
+use super::pages::ELEMENT_INFO;
 use super::request::ContextError;
 use crate::context::keys::{Family, InfoKey, Key, info_key, key};
 
@@ -16,17 +17,28 @@ impl Answer<'_, '_> {
     /// `element_info`: every registered element under its short id.
     pub(super) fn element_info(&mut self) -> Result<Map<String, Value>, ContextError> {
         let mut out = Map::new();
-        for slot in 0..self.slots.len() {
+        let kept = self.slots.len();
+        for slot in 0..kept {
             let info = self.info(slot)?;
             out.insert(format!("E{}", slot + 1), info);
         }
-        if self.n_elements_cut > 0 {
-            self.truncated.push(json!({
-                "what": "element_info",
-                "kept": self.slots.len(),
-                "total": self.slots.len() as u64 + self.n_elements_cut,
-                "note": "the answer holds at most max_elements elements; ask about fewer lines",
-            }));
+        if self.cut_slots.is_empty() {
+            return Ok(out);
+        }
+        let total = kept + self.cut_slots.len();
+        let note = "the answer holds at most max_elements elements: continue with next_cursor, or ask about fewer lines";
+        let list_key = key(self.style(), Key::ElementInfo);
+        if let Some(page) = self.cut(ELEMENT_INFO.into(), list_key, kept, total, note)? {
+            // The elements past the cap are described only on their page.
+            let cut = std::mem::take(&mut self.cut_slots);
+            self.slots.extend(cut);
+            let mut items = Map::new();
+            for slot in page {
+                let info = self.info(slot)?;
+                items.insert(format!("E{}", slot + 1), info);
+            }
+            self.slots.truncate(kept);
+            self.continue_with(Value::Object(items));
         }
         Ok(out)
     }

@@ -7,9 +7,10 @@
 //! [`owning`] finds the elements owning the diff's lines, [`callers`]
 //! who references them and [`change`] what changed since the base;
 //! [`referenced`] lists the elements each line uses; [`info`] describes
-//! every element with its source text. [`request`] holds what is asked
-//! and the errors, [`file_cache`] the files read, and [`kind_labels`] the
-//! names of element kinds.
+//! every element with its source text; [`pages`] gives each cut list a
+//! cursor and answers the next page of one. [`request`] holds what is
+//! asked and the errors, [`file_cache`] the files read, and
+//! [`kind_labels`] the names of element kinds.
 
 mod callers;
 mod change;
@@ -17,10 +18,11 @@ mod file_cache;
 mod info;
 mod kind_labels;
 mod owning;
+mod pages;
 mod referenced;
 mod request;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use refscope_engine::RefTargetKind;
 use refscope_engine::Snapshot;
@@ -30,6 +32,7 @@ use serde_json::{Map, Value, json};
 use super::keys::{Key, key};
 use super::settings::{ContextSettings, KeyStyle};
 use file_cache::FileCache;
+use pages::{Continued, Wanted};
 use request::parse_ranges;
 
 pub use request::{ContextError, ContextRequest, ContextSources};
@@ -44,7 +47,8 @@ pub fn assemble(
     let settings = request.settings;
     let style = settings.key_style;
     let snapshot = sources.snapshot;
-    let mut answer = Answer::new(sources, settings);
+    let mut answer = Answer::new(sources, settings, request.binding);
+    answer.wanted = request.cursor.map(Wanted::parse).transpose()?;
 
     let mut owning = Map::new();
     let mut referenced = Map::new();
@@ -118,6 +122,9 @@ pub fn assemble(
         json!(sources.base.map(|b| b.revision().name.clone())),
     );
     out.insert("file".into(), json!(request.file));
+    if answer.wanted.is_some() {
+        return answer.continuation(out);
+    }
     out.insert(
         key(style, Key::ElementRelations).into(),
         Value::Object(relations),
@@ -158,11 +165,20 @@ struct Answer<'a, 's> {
     short_ids: HashMap<String, usize>,
     truncated: Vec<Value>,
     notes: Vec<String>,
-    n_elements_cut: u64,
+    /// Elements met once the answer held `max_elements`, in order: listed
+    /// by a continuation of `element_info`, never expanded.
+    cut_slots: Vec<InfoSlot>,
+    cut_ids: HashSet<String>,
+    /// What the cursors of the answer are bound to.
+    binding: u64,
+    /// The list this call continues, if it is a continuation.
+    wanted: Option<Wanted>,
+    /// That list's page, once found.
+    continued: Option<Continued>,
 }
 
 impl<'a, 's> Answer<'a, 's> {
-    fn new(sources: &ContextSources<'a, 's>, settings: &'a ContextSettings) -> Self {
+    fn new(sources: &ContextSources<'a, 's>, settings: &'a ContextSettings, binding: u64) -> Self {
         Self {
             cache: FileCache {
                 snapshot: sources.snapshot,
@@ -177,7 +193,11 @@ impl<'a, 's> Answer<'a, 's> {
             short_ids: HashMap::new(),
             truncated: Vec::new(),
             notes: Vec::new(),
-            n_elements_cut: 0,
+            cut_slots: Vec::new(),
+            cut_ids: HashSet::new(),
+            binding,
+            wanted: None,
+            continued: None,
         }
     }
 
@@ -198,7 +218,15 @@ impl<'a, 's> Answer<'a, 's> {
             return Some(format!("E{}", slot + 1));
         }
         if self.slots.len() >= self.settings.max_elements as usize {
-            self.n_elements_cut += 1;
+            if self.cut_ids.insert(id.to_string()) {
+                self.cut_slots.push(InfoSlot {
+                    id: id.to_string(),
+                    declared,
+                    referenced_as,
+                    level,
+                    calls: None,
+                });
+            }
             return None;
         }
         self.slots.push(InfoSlot {

@@ -19,6 +19,28 @@ pub struct ContextRequest<'a> {
     pub diff_lines: &'a [i64],
     /// What the answer holds.
     pub settings: &'a ContextSettings,
+    /// What the cursors of the answer are bound to: the store, the
+    /// revision, the file, the diff lines and the settings
+    /// ([`ContextRequest::binding`]).
+    pub binding: u64,
+    /// The `next_cursor` of a list a previous answer to the same call
+    /// cut: the answer is then that list's next page.
+    pub cursor: Option<&'a str>,
+}
+
+impl ContextRequest<'_> {
+    /// The binding of a call: the store (by its directory), the revision,
+    /// the file, the diff lines and the settings.
+    pub fn binding(
+        store_dir: &std::path::Path,
+        revision: &str,
+        file: &str,
+        diff_lines: &[i64],
+        settings: &ContextSettings,
+    ) -> u64 {
+        let call = format!("code_context {file} {diff_lines:?} {settings:?}");
+        refscope_query::lang::binding(store_dir, revision, &call)
+    }
 }
 
 /// Where the answer's facts come from.
@@ -77,6 +99,14 @@ pub enum ContextError {
         n_lines: u32,
         /// The revision.
         revision: String,
+    },
+    /// A cursor that does not continue a list of this call.
+    #[error("cursor `{cursor}` {why}; call again without a cursor")]
+    Cursor {
+        /// The cursor as given.
+        cursor: String,
+        /// Why it is refused.
+        why: String,
     },
     /// The engine could not answer (a file absent from the revision, an
     /// unreadable store).
