@@ -379,6 +379,15 @@ fn bad_subversion_targets_are_clear_errors() {
         not_a_directory.contains("not a directory"),
         "{not_a_directory}"
     );
+    // A server that accepts the connection and never answers: the svn
+    // command is stopped after its time limit, with an error saying so.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let held = std::thread::spawn(move || silent.accept().map(|(stream, _)| stream));
+    let mute = format!("svn://127.0.0.1:{port}/repo");
+    let timed_out = add(&mute, "1").fails_with(1);
+    assert!(timed_out.contains("did not answer within"), "{timed_out}");
+    drop(held);
     // Nothing was added.
     let listed = run(&wc, &["task", "list", "--store", store_arg]).ok();
     assert!(listed.trim().is_empty(), "{listed}");

@@ -10,9 +10,12 @@
 //! (a file with `svn:special`, whose content is `link TARGET`) is followed
 //! while it stays inside the URL, as in git.
 
-use std::process::Command;
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use wait_timeout::ChildExt;
 
 use super::diff::DiffLines;
 use super::read::{
@@ -372,22 +375,38 @@ fn parse_info(xml: &[u8]) -> Result<Info, String> {
     })
 }
 
+/// How long one `svn` command may run: a server that does not answer
+/// makes a clear error, not a review tool that never returns.
+const SVN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// What a finished `svn` command left.
+struct SvnOutput {
+    status: std::process::ExitStatus,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+}
+
 /// Runs `svn` without prompting; its standard output, or why it failed.
 fn svn(args: &[&str]) -> Result<Vec<u8>, SvnError> {
-    let output = Command::new("svn")
-        .arg("--non-interactive")
-        .args(args)
-        .env("LC_ALL", "C")
-        .output()
-        .map_err(|error| {
-            SvnError::Other(match error.kind() {
-                std::io::ErrorKind::NotFound => {
-                    "the Subversion client `svn` is not installed (Debian: apt-get install subversion)"
-                        .to_string()
-                }
-                _ => format!("cannot run svn: {error}"),
-            })
-        })?;
+    svn_within(args, SVN_TIMEOUT)
+}
+
+/// [`svn`], stopped (and refused) once it has run for `timeout`.
+fn svn_within(args: &[&str], timeout: Duration) -> Result<Vec<u8>, SvnError> {
+    let output = run_within(args, timeout).map_err(|error| {
+        SvnError::Other(match error.kind() {
+            std::io::ErrorKind::NotFound => {
+                "the Subversion client `svn` is not installed (Debian: apt-get install subversion)"
+                    .to_string()
+            }
+            std::io::ErrorKind::TimedOut => format!(
+                "svn {} did not answer within {} s; check that the repository URL is reachable",
+                args[0],
+                timeout.as_secs_f64()
+            ),
+            _ => format!("cannot run svn: {error}"),
+        })
+    })?;
     if output.status.success() {
         return Ok(output.stdout);
     }
@@ -413,6 +432,43 @@ fn svn(args: &[&str]) -> Result<Vec<u8>, SvnError> {
     } else {
         message.join("; ")
     }))
+}
+
+/// Runs `svn ARGS` (non-interactive, C locale) for at most `timeout`; a
+/// command still running then is killed and the error is `TimedOut`.
+fn run_within(args: &[&str], timeout: Duration) -> std::io::Result<SvnOutput> {
+    let mut child = Command::new("svn")
+        .arg("--non-interactive")
+        .args(args)
+        .env("LC_ALL", "C")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    // Both pipes are drained while the command runs, so that a full pipe
+    // never stops it.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let Some(status) = child.wait_timeout(timeout)? else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(std::io::ErrorKind::TimedOut.into());
+    };
+    let joined = |reader: std::thread::JoinHandle<Vec<u8>>| reader.join().unwrap_or_default();
+    Ok(SvnOutput {
+        status,
+        stdout: joined(stdout),
+        stderr: joined(stderr),
+    })
 }
 
 impl SvnError {
