@@ -21,4 +21,5 @@ mod javac;
 mod kill_trials;
 mod mcp_load;
 mod mcp_python;
+mod pr_merge_base;
 mod svn_review;

@@ -15,7 +15,9 @@
 //!   signature).
 //! * The **body** is its source text after the header: for methods,
 //!   constructors and types from the first `{` after the name (for a type,
-//!   without the text of its members, which are elements of their own); for
+//!   without the text of its members, which are elements of their own, but
+//!   with where they stand: a member added or removed changes its type's
+//!   body, even with only white space between the members); for
 //!   fields, enum constants, lambdas and initializers everything after the
 //!   name token. Runs of white space count as one space, so re-indenting a
 //!   block is no change.
