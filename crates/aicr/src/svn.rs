@@ -456,8 +456,18 @@ fn run_within(args: &[&str], timeout: Duration) -> std::io::Result<SvnOutput> {
             bytes
         })
     };
-    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
-    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
     let Some(status) = child.wait_timeout(timeout)? else {
         let _ = child.kill();
         let _ = child.wait();

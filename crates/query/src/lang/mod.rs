@@ -39,12 +39,12 @@ pub fn run(evaluator: &Evaluator, text: &str) -> Result<Answer, QueryError> {
 }
 
 /// Parses and evaluates one query, answering the page `request` asks for
-/// with its cursors bound to `binding` (see [`Evaluator::evaluate_page`]).
+/// with its cursors bound to `binding` (see [`page::evaluate_page`]).
 pub fn run_page(
     evaluator: &Evaluator,
     text: &str,
     request: &PageRequest,
     binding: u64,
 ) -> Result<(Answer, Option<Page>), QueryError> {
-    evaluator.evaluate_page(&parse(text)?, request, binding)
+    page::evaluate_page(evaluator, &parse(text)?, request, binding)
 }

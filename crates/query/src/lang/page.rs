@@ -8,8 +8,9 @@
 
 use std::path::Path;
 
+use super::ast::Query;
 use super::error::QueryError;
-use super::eval::Answer;
+use super::eval::{Answer, Evaluator};
 
 /// What a caller asks of an answer's rows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -45,6 +46,22 @@ pub fn binding(store_dir: &Path, revision: &str, query: &str) -> u64 {
 /// revision the history starts from and the element.
 pub fn history_binding(store_dir: &Path, revision: &str, element: &str) -> u64 {
     binding(store_dir, revision, &format!("history of {element}"))
+}
+
+/// Evaluates a parsed query and cuts its answer to the page `request`
+/// asks for ([`page`]; `binding` binds its cursors). Only the rows of the
+/// page have their declarations read and their histories walked: the rows
+/// cut off are counted, not decoded.
+pub fn evaluate_page(
+    evaluator: &Evaluator,
+    query: &Query,
+    request: &PageRequest,
+    binding: u64,
+) -> Result<(Answer, Option<Page>), QueryError> {
+    let mut answer = evaluator.evaluate_rows(query)?;
+    let page = page(&mut answer, request, binding)?;
+    evaluator.complete(query, &mut answer)?;
+    Ok((answer, page))
 }
 
 /// Cuts `answer` to the page `request` asks for; `None` when it asks for

@@ -68,7 +68,10 @@ impl Answer<'_, '_> {
                 if kept < total {
                     let what = format!("reference_locations of {element}");
                     let note = "raise max_callers to see more, or continue with next_cursor";
-                    if let Some(page) = self.cut(what, list_key, kept, total, note)? {
+                    if let Some(page) =
+                        self.pages
+                            .cut(&mut self.truncated, what, list_key, kept, total, note)?
+                    {
                         let items = all
                             .iter()
                             .filter(shown)
@@ -76,7 +79,7 @@ impl Answer<'_, '_> {
                             .take(page.len())
                             .map(|hit| self.location(hit, depth))
                             .collect();
-                        self.continue_with(Value::Array(items));
+                        self.pages.continue_with(Value::Array(items));
                     }
                 }
                 for hit in all.iter().filter(shown).take(kept) {

@@ -70,9 +70,16 @@ impl Answer<'_, '_> {
                 if kept < total {
                     let what = format!("{} of {id}", key(KeyStyle::En, name));
                     let note = "raise max_callers to see more, or continue with next_cursor";
-                    if let Some(page) = self.cut(what, key(style, name), kept, total, note)? {
+                    if let Some(page) = self.pages.cut(
+                        &mut self.truncated,
+                        what,
+                        key(style, name),
+                        kept,
+                        total,
+                        note,
+                    )? {
                         let items = hits[page].iter().map(|hit| self.location(hit, 1)).collect();
-                        self.continue_with(Value::Array(items));
+                        self.pages.continue_with(Value::Array(items));
                     }
                 }
                 let list: Vec<Value> = hits

@@ -28,7 +28,14 @@ impl Answer<'_, '_> {
         let total = kept + self.cut_slots.len();
         let note = "the answer holds at most max_elements elements: continue with next_cursor, or ask about fewer lines";
         let list_key = key(self.style(), Key::ElementInfo);
-        if let Some(page) = self.cut(ELEMENT_INFO.into(), list_key, kept, total, note)? {
+        if let Some(page) = self.pages.cut(
+            &mut self.truncated,
+            ELEMENT_INFO.into(),
+            list_key,
+            kept,
+            total,
+            note,
+        )? {
             // The elements past the cap are described only on their page.
             let cut = std::mem::take(&mut self.cut_slots);
             self.slots.extend(cut);
@@ -38,7 +45,7 @@ impl Answer<'_, '_> {
                 items.insert(format!("E{}", slot + 1), info);
             }
             self.slots.truncate(kept);
-            self.continue_with(Value::Object(items));
+            self.pages.continue_with(Value::Object(items));
         }
         Ok(out)
     }

@@ -32,7 +32,7 @@ use serde_json::{Map, Value, json};
 use super::keys::{Key, key};
 use super::settings::{ContextSettings, KeyStyle};
 use file_cache::FileCache;
-use pages::{Continued, Wanted};
+use pages::Pages;
 use request::parse_ranges;
 
 pub use request::{ContextError, ContextRequest, ContextSources};
@@ -47,8 +47,8 @@ pub fn assemble(
     let settings = request.settings;
     let style = settings.key_style;
     let snapshot = sources.snapshot;
-    let mut answer = Answer::new(sources, settings, request.binding);
-    answer.wanted = request.cursor.map(Wanted::parse).transpose()?;
+    let pages = Pages::new(request.binding, request.cursor)?;
+    let mut answer = Answer::new(sources, settings, pages);
 
     let mut owning = Map::new();
     let mut referenced = Map::new();
@@ -122,8 +122,8 @@ pub fn assemble(
         json!(sources.base.map(|b| b.revision().name.clone())),
     );
     out.insert("file".into(), json!(request.file));
-    if answer.wanted.is_some() {
-        return answer.continuation(out);
+    if answer.pages.continues() {
+        return answer.pages.continuation(out);
     }
     out.insert(
         key(style, Key::ElementRelations).into(),
@@ -169,16 +169,12 @@ struct Answer<'a, 's> {
     /// by a continuation of `element_info`, never expanded.
     cut_slots: Vec<InfoSlot>,
     cut_ids: HashSet<String>,
-    /// What the cursors of the answer are bound to.
-    binding: u64,
-    /// The list this call continues, if it is a continuation.
-    wanted: Option<Wanted>,
-    /// That list's page, once found.
-    continued: Option<Continued>,
+    /// The lists cut, and the page a continuation call asks for.
+    pages: Pages,
 }
 
 impl<'a, 's> Answer<'a, 's> {
-    fn new(sources: &ContextSources<'a, 's>, settings: &'a ContextSettings, binding: u64) -> Self {
+    fn new(sources: &ContextSources<'a, 's>, settings: &'a ContextSettings, pages: Pages) -> Self {
         Self {
             cache: FileCache {
                 snapshot: sources.snapshot,
@@ -195,9 +191,7 @@ impl<'a, 's> Answer<'a, 's> {
             notes: Vec::new(),
             cut_slots: Vec::new(),
             cut_ids: HashSet::new(),
-            binding,
-            wanted: None,
-            continued: None,
+            pages,
         }
     }
 

@@ -13,12 +13,24 @@ use std::ops::Range;
 use refscope_query::lang::{binding_of, cursor, offset_of};
 use serde_json::{Map, Value, json};
 
-use super::Answer;
 use super::request::ContextError;
 
-/// What a continuation call asks for: the list (by its binding) and the
-/// offset in it.
-pub(super) struct Wanted {
+/// The name of the list of elements past `max_elements`.
+pub(super) const ELEMENT_INFO: &str = "element_info";
+
+/// The cut lists of one answer, and the page a continuation call asks
+/// for.
+pub(super) struct Pages {
+    /// What the cursors of the answer are bound to.
+    call: u64,
+    /// The list this call continues, if it is a continuation.
+    wanted: Option<Wanted>,
+    /// That list's page, once found.
+    continued: Option<Continued>,
+}
+
+/// What a continuation call asks for.
+struct Wanted {
     /// The binding of the list the cursor continues.
     list: u64,
     /// The cursor as given.
@@ -26,7 +38,7 @@ pub(super) struct Wanted {
 }
 
 /// A continued list's page.
-pub(super) struct Continued {
+struct Continued {
     /// The list, as its `truncated` entry names it.
     what: String,
     /// Its key in the answer (`reference_locations`, `element_info`, ...).
@@ -39,21 +51,6 @@ pub(super) struct Continued {
     next_cursor: Option<String>,
 }
 
-impl Wanted {
-    /// The continuation `cursor` asks for; refused when it is not one of
-    /// refscope's cursors.
-    pub(super) fn parse(cursor: &str) -> Result<Self, ContextError> {
-        let list = binding_of(cursor).ok_or_else(|| ContextError::Cursor {
-            cursor: cursor.to_string(),
-            why: "is not a cursor of refscope's answers".into(),
-        })?;
-        Ok(Self {
-            list,
-            cursor: cursor.to_string(),
-        })
-    }
-}
-
 /// The binding of list `what` of the call bound to `call`.
 fn list_binding(call: u64, what: &str) -> u64 {
     let mut bytes = call.to_le_bytes().to_vec();
@@ -61,25 +58,52 @@ fn list_binding(call: u64, what: &str) -> u64 {
     xxhash_rust::xxh3::xxh3_64(&bytes)
 }
 
-/// The name of the list of elements past `max_elements`.
-pub(super) const ELEMENT_INFO: &str = "element_info";
+impl Pages {
+    /// The lists of a call bound to `call`, continuing the list of
+    /// `cursor` when one is given; refused when it is not one of
+    /// refscope's cursors.
+    pub(super) fn new(call: u64, cursor: Option<&str>) -> Result<Self, ContextError> {
+        let wanted = cursor
+            .map(|cursor| {
+                let list = binding_of(cursor).ok_or_else(|| ContextError::Cursor {
+                    cursor: cursor.to_string(),
+                    why: "is not a cursor of refscope's answers".into(),
+                })?;
+                Ok::<_, ContextError>(Wanted {
+                    list,
+                    cursor: cursor.to_string(),
+                })
+            })
+            .transpose()?;
+        Ok(Self {
+            call,
+            wanted,
+            continued: None,
+        })
+    }
 
-impl Answer<'_, '_> {
-    /// Records that list `what` (its key in the answer `key`) holds
-    /// `total` items of which the answer keeps the first `kept`: a
-    /// `truncated` entry with the cursor of the rest. When this call
-    /// continues the list, returns the range of the page it asks for; the
-    /// caller builds those items and hands them to [`Self::continue_with`].
+    /// Whether this call continues a list rather than asking for the
+    /// whole answer.
+    pub(super) fn continues(&self) -> bool {
+        self.wanted.is_some()
+    }
+
+    /// Records in `truncated` that list `what` (its key in the answer
+    /// `key`) holds `total` items of which the answer keeps the first
+    /// `kept`, with the cursor of the rest. When this call continues the
+    /// list, returns the range of the page it asks for; the caller builds
+    /// those items and hands them to [`Self::continue_with`].
     pub(super) fn cut(
         &mut self,
+        truncated: &mut Vec<Value>,
         what: String,
         key: &str,
         kept: usize,
         total: usize,
         note: &str,
     ) -> Result<Option<Range<usize>>, ContextError> {
-        let list = list_binding(self.binding, &what);
-        self.truncated.push(json!({
+        let list = list_binding(self.call, &what);
+        truncated.push(json!({
             "what": what,
             "kept": kept,
             "total": total,
@@ -120,8 +144,9 @@ impl Answer<'_, '_> {
         }
     }
 
-    /// The answer to a continuation call: the page of the list its cursor
-    /// names; refused when no list of this call has that cursor.
+    /// The answer to a continuation call, after `head` (what was asked
+    /// about): the page of the list its cursor names; refused when no list
+    /// of this call has that cursor.
     pub(super) fn continuation(&mut self, head: Map<String, Value>) -> Result<Value, ContextError> {
         let Some(continued) = self.continued.take() else {
             let cursor = self.wanted.as_ref().map(|w| w.cursor.clone());

@@ -39,7 +39,6 @@ use refscope_engine::{FileData, HistoryEntry, Snapshot, Source, Store};
 
 use super::ast::{Expr, Query, Relation, Span, Stage};
 use super::error::QueryError;
-use super::page::{Page, PageRequest, page};
 use condition::holds;
 use set_op::combine;
 
@@ -134,32 +133,35 @@ impl<'s> Evaluator<'s> {
 
     /// Evaluates a parsed query.
     pub fn evaluate(&self, query: &Query) -> Result<Answer, QueryError> {
-        Ok(self.evaluate_page(query, &PageRequest::default(), 0)?.0)
+        let mut answer = self.evaluate_rows(query)?;
+        self.complete(query, &mut answer)?;
+        Ok(answer)
     }
 
-    /// Evaluates a parsed query and cuts its answer to the page `request`
-    /// asks for (see [`page`]; `binding` binds its cursors). Only the rows
-    /// of the page have their declarations read and their histories
-    /// walked: the rows cut off are counted, not decoded.
-    pub fn evaluate_page(
-        &self,
-        query: &Query,
-        request: &PageRequest,
-        binding: u64,
-    ) -> Result<(Answer, Option<Page>), QueryError> {
+    /// Evaluates a parsed query as far as its rows: the rows a relation
+    /// reached are not read from their files yet, and histories are not
+    /// walked, so that an answer can be cut to a page first
+    /// ([`Self::complete`] finishes it).
+    pub(crate) fn evaluate_rows(&self, query: &Query) -> Result<Answer, QueryError> {
         self.deadline
             .set(self.budget.map(|budget| Instant::now() + budget));
         self.stopped.set(false);
         let snapshot = self.snapshot.clone();
         let rows = self.expr(&snapshot, &query.expr)?;
-        let mut answer = Answer {
+        Ok(Answer {
             revision: snapshot.revision().name.clone(),
             rows,
             count_only: query.count,
             histories: None,
             partial: self.stopped.get(),
-        };
-        let page = page(&mut answer, request, binding)?;
+        })
+    }
+
+    /// Finishes an answer of [`Self::evaluate_rows`] (or what is left of
+    /// it): reads its rows' declarations and, for `| history`, walks their
+    /// histories.
+    pub(crate) fn complete(&self, query: &Query, answer: &mut Answer) -> Result<(), QueryError> {
+        let snapshot = self.snapshot.clone();
         if !answer.count_only {
             self.read_declarations(&snapshot, &mut answer.rows)
                 .map_err(|e| QueryError::evaluation(None, e.to_string()))?;
@@ -168,7 +170,7 @@ impl<'s> Evaluator<'s> {
             .history
             .map(|stage| self.histories(&snapshot, &answer.rows, stage.limit))
             .transpose()?;
-        Ok((answer, page))
+        Ok(())
     }
 
     /// The history of each declared element of `rows`.
