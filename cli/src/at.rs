@@ -131,13 +131,29 @@ pub struct ExportArgs {
     /// relative to it (like the oracle's --base).
     #[arg(long, value_name = "DIR")]
     under: Option<String>,
+    /// Write a SCIP index of the revision (binary, for Sourcegraph and
+    /// other SCIP readers) to the --out file instead of JSON Lines.
+    #[arg(long, conflicts_with_all = ["decls", "refs", "under"], requires = "out")]
+    scip: bool,
+    /// With --scip: the jars given to `index --classpath`, so that
+    /// references into them carry their Maven coordinates.
+    #[arg(long, value_name = "JARS", requires = "scip")]
+    classpath: Vec<String>,
     #[command(flatten)]
     store: StoreArgs,
 }
 
 pub fn run_export(args: ExportArgs) -> Result<()> {
+    if args.scip
+        && let Some(out) = &args.out
+    {
+        return crate::scip_export::run(&args.store, args.rev.as_deref(), out, &args.classpath);
+    }
     if !args.decls && !args.refs {
-        return Err(UsageError("say what to export: --decls, --refs or both".into()).into());
+        return Err(UsageError(
+            "say what to export: --decls, --refs or both, or --scip --out FILE".into(),
+        )
+        .into());
     }
     let opened = open_for_reading(&args.store, None)?;
     let snapshot = opened.snapshot(args.rev.as_deref())?;

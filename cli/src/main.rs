@@ -16,6 +16,7 @@ mod mcp;
 mod prune;
 mod query;
 mod revisions;
+mod scip_export;
 mod task;
 mod watch;
 
@@ -91,9 +92,10 @@ enum Command {
         after_help = "Examples:\n  refscope at src/main/java/com/acme/Shop.java:42\n  refscope at src/main/java/com/acme/Shop.java:40-55 --json\n  refscope at Shop.java:42 --rev HEAD~3 --source"
     )]
     At(at::AtArgs),
-    /// Export declarations in the javac oracle's JSON Lines format.
+    /// Export declarations and references in the javac oracle's JSON Lines
+    /// format, or the revision as a SCIP index.
     #[command(
-        after_help = "Examples:\n  refscope export --decls --out decls.jsonl\n  refscope export --decls --under guava/src --rev v31.1 > decls.jsonl"
+        after_help = "Examples:\n  refscope export --decls --out decls.jsonl\n  refscope export --decls --under guava/src --rev v31.1 > decls.jsonl\n  refscope export --scip --out index.scip\n  refscope export --scip --rev v1.2 --classpath 'lib/*' --out index.scip"
     )]
     Export(at::ExportArgs),
     /// List the sites that call or reference a method, constructor or field

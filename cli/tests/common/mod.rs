@@ -5,6 +5,7 @@
 
 pub mod doc_examples;
 pub mod oracle;
+pub mod scip;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -22,4 +22,5 @@ mod kill_trials;
 mod mcp_load;
 mod mcp_python;
 mod pr_merge_base;
+mod scip_lang3;
 mod svn_review;

@@ -63,6 +63,7 @@ const PAGES: &[(&str, Setup)] = &[
     ("docs/mcp-http.md", Setup::Fresh),
     ("docs/review-tools.md", Setup::ContextExample),
     ("docs/accuracy.md", Setup::Fresh),
+    ("docs/interchange.md", Setup::Fresh),
     ("docs/testing.md", Setup::Fresh),
 ];
 

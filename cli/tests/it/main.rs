@@ -24,4 +24,5 @@ mod incremental;
 mod merge_base;
 mod prune;
 mod query;
+mod scip;
 mod watch;

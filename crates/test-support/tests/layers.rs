@@ -40,6 +40,9 @@ const LAYERS: &[(&str, &[&str])] = &[
             "refscope-aicr",
         ],
     ),
+    // SCIP indexes of a revision: the SCIP model and its protobuf runtime
+    // over the engine's façade.
+    ("refscope-scip-export", &["refscope-engine"]),
     ("refscope-test-support", &[]),
     // The fuzz targets' harnesses: above everything they feed inputs to.
     (
@@ -64,6 +67,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "refscope-tool",
             "refscope-aicr",
             "refscope-mcp-bridge",
+            "refscope-scip-export",
         ],
     ),
     (
