@@ -80,6 +80,19 @@ impl RevisionCache {
         lock(&self.callers).get(&(id.to_string(), polymorphic))
     }
 
+    /// Takes the decoded files out, least recently used first: they are
+    /// decoded again if this cache is asked for them.
+    pub(super) fn take_files_by_age(&self) -> Vec<Arc<FileData>> {
+        let mut files = lock(&self.files);
+        let taken = files
+            .entries_by_age()
+            .into_iter()
+            .map(|(_, data, _)| data.clone())
+            .collect();
+        *files = Bounded::new(FILE_BUDGET);
+        taken
+    }
+
     pub(super) fn keep_callers(&self, id: &str, polymorphic: bool, hits: Arc<Vec<RefHit>>) {
         let weight = 1 + hits.len() as u64;
         lock(&self.callers).insert((id.to_string(), polymorphic), hits, weight);
@@ -148,6 +161,21 @@ impl<K: Eq + Hash + Clone, V: Clone> Bounded<K, V> {
         if self.total > self.budget {
             self.evict(self.budget - self.budget / 4);
         }
+    }
+
+    /// Every entry with its weight, least recently used first (so that
+    /// inserting them in this order into another map keeps their order).
+    pub(super) fn entries_by_age(&self) -> Vec<(&K, &V, u64)> {
+        let mut entries: Vec<(u64, &K, &V, u64)> = self
+            .entries
+            .iter()
+            .map(|(key, slot)| (slot.last_used, key, &slot.value, slot.weight))
+            .collect();
+        entries.sort_unstable_by_key(|(last_used, ..)| *last_used);
+        entries
+            .into_iter()
+            .map(|(_, key, value, weight)| (key, value, weight))
+            .collect()
     }
 
     /// Drops least recently used entries, never the newest, until the

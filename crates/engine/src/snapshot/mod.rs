@@ -3,12 +3,14 @@
 //!
 //! This module reads files, facts, records and elements at lines;
 //! `graph.rs` follows the global reference index (callers, callees,
-//! implementations, references).
+//! implementations, references); `follow.rs` carries a reader's cache
+//! from one work-tree revision to the next.
 
 mod answers;
 mod cache;
 mod data;
 mod diff;
+mod follow;
 mod graph;
 mod structure;
 mod walk;

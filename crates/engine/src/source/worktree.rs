@@ -1,5 +1,6 @@
 //! A directory's Java files on disk, hashed the way git hashes blobs, and
-//! brought up to date path by path after file system events.
+//! brought up to date path by path after file system events; an editor's
+//! unsaved text may stand for a file's content on disk (an overlay).
 
 use super::revision::{
     Changes, Files, PREFETCH_BUDGET, Prefetched, Revision, RevisionKind, SourceFile, SourceLimits,
@@ -61,6 +62,9 @@ pub struct WorkTree {
     /// Paths (files, or left out) that may have changed since the last
     /// [`Self::changes_since`].
     touched: BTreeSet<String>,
+    /// Contents that stand for the files at these paths instead of what
+    /// the disk holds ([`Self::set_overlay`]).
+    overlays: BTreeMap<String, Arc<Vec<u8>>>,
 }
 
 impl WorkTree {
@@ -80,6 +84,7 @@ impl WorkTree {
             files: BTreeMap::new(),
             skipped: BTreeMap::new(),
             touched: BTreeSet::new(),
+            overlays: BTreeMap::new(),
         };
         let prefetched = tree.rescan(root.to_path_buf(), String::new(), budget);
         tree.touched.clear();
@@ -135,6 +140,7 @@ impl WorkTree {
                 }
                 _ => {}
             }
+            self.apply_overlays(&rel);
             // A directory event may cover the whole tree: compare by path
             // through a map, not pairwise.
             let before: std::collections::HashMap<&str, BlobId> = before
@@ -161,6 +167,31 @@ impl WorkTree {
         changed
     }
 
+    /// Makes `content` the content of the Java file at `path` (absolute,
+    /// under the root), whatever the disk holds there or whether it exists
+    /// — an editor's unsaved text — or, with `None`, the disk's content
+    /// again. Revisions read an overlaid file's content from here, not
+    /// from the disk. Returns how many files changed, as
+    /// [`Self::refresh`] does; other paths are ignored.
+    pub fn set_overlay(&mut self, path: &Path, content: Option<Vec<u8>>) -> usize {
+        let Some(rel) = path
+            .strip_prefix(&self.root)
+            .ok()
+            .and_then(|rel| rel.to_str())
+            .map(|rel| rel.replace('\\', "/"))
+        else {
+            return 0;
+        };
+        if !is_java_path(&rel) {
+            return 0;
+        }
+        match content {
+            Some(content) => self.overlays.insert(rel, Arc::new(content)),
+            None => self.overlays.remove(&rel),
+        };
+        self.refresh(&[path.to_path_buf()])
+    }
+
     /// The revision the files make now.
     pub fn revision(&self) -> Revision {
         let files: Vec<SourceFile> = self.files.values().cloned().collect();
@@ -177,12 +208,13 @@ impl WorkTree {
             manifest.push('\n');
         }
         let digest = BlobId::of_bytes(manifest.as_bytes());
+        let prefetched = self.overlaid(self.overlays.keys().map(String::as_str));
         Revision {
             name: format!("worktree:{digest}"),
             kind: RevisionKind::WorkTree,
             branch: None,
             files: Files::All { files, skipped },
-            prefetched: None,
+            prefetched,
         }
     }
 
@@ -210,6 +242,7 @@ impl WorkTree {
             }
         }
         let digest = BlobId::of_bytes(digest.as_bytes());
+        let prefetched = self.overlaid(changes.changed.iter().map(|file| file.path.as_str()));
         Revision {
             name: format!("worktree:{digest}"),
             kind: RevisionKind::WorkTree,
@@ -218,7 +251,50 @@ impl WorkTree {
                 base: base.to_string(),
                 changes,
             },
-            prefetched: None,
+            prefetched,
+        }
+    }
+
+    /// The contents of the overlaid files among `paths`, for the parse
+    /// (the disk does not hold them); `None` when there are none.
+    fn overlaid<'p>(&self, paths: impl Iterator<Item = &'p str>) -> Option<Arc<Prefetched>> {
+        let mut prefetched = Prefetched::default();
+        for path in paths {
+            if let (Some(content), Some(file)) = (self.overlays.get(path), self.files.get(path)) {
+                prefetched
+                    .contents
+                    .entry(file.blob_id)
+                    .or_insert_with(|| Mutex::new(Some(content.to_vec())));
+            }
+        }
+        (!prefetched.is_empty()).then(|| Arc::new(prefetched))
+    }
+
+    /// Puts the overlaid files at `rel` or under it in place of what the
+    /// disk holds there.
+    fn apply_overlays(&mut self, rel: &str) {
+        let dir = format!("{rel}/");
+        let max = self.limits.max_file_bytes;
+        let under: Vec<(String, Arc<Vec<u8>>)> = self
+            .overlays
+            .iter()
+            .filter(|(path, _)| rel.is_empty() || *path == rel || path.starts_with(&dir))
+            .map(|(path, content)| (path.clone(), content.clone()))
+            .collect();
+        for (path, content) in under {
+            if content.len() as u64 > max {
+                self.files.remove(&path);
+                self.skipped
+                    .insert(path, format!("larger than {max} bytes"));
+                continue;
+            }
+            self.skipped.remove(&path);
+            let file = SourceFile {
+                path: path.clone(),
+                blob_id: BlobId::of_bytes(&content),
+                size: content.len() as u64,
+            };
+            self.files.insert(path, file);
         }
     }
 
@@ -389,5 +465,57 @@ impl WorkTree {
             }
         }
         prefetched
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An overlay stands for the file's content until it is taken away,
+    /// and the revisions made meanwhile carry its content for the parse.
+    #[test]
+    fn an_overlay_stands_for_the_file_on_disk_until_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("A.java");
+        std::fs::write(&path, "class A {}").unwrap();
+        let mut tree = WorkTree::scan(dir.path(), &SourceLimits::default());
+        let on_disk = BlobId::of_bytes(b"class A {}");
+        let base = tree.revision();
+        assert!(base.prefetched.is_none());
+
+        let unsaved = b"class A { void m() {} }".to_vec();
+        assert_eq!(tree.set_overlay(&path, Some(unsaved.clone())), 1);
+        let blob = BlobId::of_bytes(&unsaved);
+        let over = tree.changes_since(&base.name);
+        let Files::Changes { changes, .. } = &over.files else {
+            panic!("changes expected, got {:?}", over.files);
+        };
+        assert_eq!(changes.changed.len(), 1);
+        assert_eq!(changes.changed[0].blob_id, blob);
+        let prefetched = over.prefetched.expect("the overlay's content");
+        assert_eq!(prefetched.take(&blob), Some(unsaved.clone()));
+
+        // A refresh of the path (a save elsewhere, an event) keeps it; a new
+        // file that exists only in the editor is a file too.
+        assert_eq!(tree.refresh(std::slice::from_ref(&path)), 0);
+        let new_file = dir.path().join("B.java");
+        assert_eq!(tree.set_overlay(&new_file, Some(b"class B {}".to_vec())), 1);
+        assert_eq!(
+            tree.set_overlay(&dir.path().join("notes.txt"), Some(vec![])),
+            0
+        );
+        let Files::All { files, .. } = tree.revision().files else {
+            panic!("a listing expected");
+        };
+        assert_eq!(files.len(), 2);
+
+        assert_eq!(tree.set_overlay(&path, None), 1);
+        assert_eq!(tree.set_overlay(&new_file, None), 1);
+        let Files::All { files, .. } = tree.revision().files else {
+            panic!("a listing expected");
+        };
+        assert_eq!(files.len(), 1);
+        assert_eq!(files[0].blob_id, on_disk);
     }
 }

@@ -123,3 +123,105 @@ fn snapshots_on_one_cache_share_answers_and_match_fresh_ones() {
     let newer = Snapshot::new(&store, store.revision(&v2).unwrap().unwrap()).unwrap();
     assert_eq!(newer.callers(area, &config).unwrap().len(), 3);
 }
+
+/// `Square` with two lines more above `area()`: its declaration moves.
+const SQUARE_MOVED: &str = "package geo;
+
+public class Square implements Shape {
+    private final double side;
+
+    // Squares are rectangles
+    // with equal sides.
+
+    public Square(double side) {
+        this.side = side;
+    }
+
+    @Override
+    public double area() {
+        return side * side;
+    }
+}
+";
+
+#[test]
+fn a_snapshot_following_the_next_revision_answers_as_a_fresh_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = git2::Repository::init(dir.path()).unwrap();
+    // Audit calls Square#area too, and no reader holds its data: the new
+    // cache takes it over and moves its target's line in place.
+    let audit = "package geo;\n\nclass Audit {\n    double of(Square s) {\n        return s.area();\n    }\n}\n";
+    let files = [
+        ("Audit.java", audit),
+        ("Shape.java", SHAPE),
+        ("Square.java", SQUARE),
+        ("Report.java", REPORT_V1),
+    ];
+    let v1 = commit(&repo, &files);
+    let store_dir = tempfile::tempdir().unwrap();
+    let store = Store::open(store_dir.path()).unwrap();
+    index(dir.path(), &store, &v1);
+    let v2 = commit(&repo, &[("Square.java", SQUARE_MOVED)]);
+    let summary = crate::common::index(dir.path(), &store, Some(&v2));
+    let written = summary.dirty.expect("v2 is a layer over v1");
+    assert_eq!(
+        written,
+        ["Square.java"],
+        "Report and Audit keep their units"
+    );
+
+    // Everything the answers below need, decoded on v1.
+    let area = "geo.Square#area()";
+    let total = "geo.Report#total(geo.Shape,geo.Square)";
+    let config = CallersConfig::default();
+    let answers = |snapshot: &Snapshot| {
+        let report = snapshot.find_element(total).unwrap().declared.unwrap();
+        (
+            snapshot.callees(&report).unwrap(),
+            snapshot.callers(area, &config).unwrap(),
+            snapshot.references("geo.Square").unwrap(),
+        )
+    };
+    let first = Snapshot::new(&store, store.revision(&v1).unwrap().unwrap()).unwrap();
+    let before = answers(&first);
+
+    // A reader still holding Report's data from v1: its copy is left as it
+    // was (the new cache gets one with the new lines); Shape's data, held
+    // by no one, is taken over as it is.
+    let held = first
+        .file_data(&first.file("Report.java").unwrap())
+        .unwrap();
+    let row = store.revision(&v2).unwrap().unwrap();
+    let following = Snapshot::following(&store, row.clone(), first.cache(), &written).unwrap();
+    let held_lines: Vec<u32> = first
+        .file_resolution(&held)
+        .unwrap()
+        .refs
+        .iter()
+        .filter(|r| r.target_id().as_deref() == Some(area))
+        .map(|r| r.decl_line)
+        .collect();
+    assert_eq!(held_lines, [11]);
+    let fresh = Snapshot::new(&store, row).unwrap();
+    let after = answers(&following);
+    assert_eq!(after, answers(&fresh));
+    // The callees of Report (unchanged, carried) point at Square#area's
+    // new line.
+    let line_of_area = |callees: &[refscope_engine::RefHit]| {
+        callees
+            .iter()
+            .filter(|hit| hit.target.as_deref() == Some(area))
+            .map(|hit| hit.decl_line)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(line_of_area(&before.0), [Some(11)]);
+    assert_eq!(line_of_area(&after.0), [Some(14)]);
+    let audit_hit = |callers: &[refscope_engine::RefHit]| {
+        callers
+            .iter()
+            .find(|hit| hit.path == "Audit.java")
+            .map(|hit| hit.decl_line)
+    };
+    assert_eq!(audit_hit(&before.1), Some(Some(11)));
+    assert_eq!(audit_hit(&after.1), Some(Some(14)));
+}
