@@ -12,6 +12,7 @@ mod graph;
 mod history;
 mod index;
 mod location;
+mod lsp;
 mod mcp;
 mod prune;
 mod query;
@@ -160,6 +161,12 @@ enum Command {
         after_help = "Examples:\n  refscope mcp --task pr-42 --agent-dir /tmp/agent\n  refscope mcp --transport http --port 3000\n  refscope mcp --http 127.0.0.1:0 --tools context\n\nLogs go to standard error; HTTP serves http://HOST:PORT/mcp until Ctrl-C."
     )]
     Mcp(mcp::McpArgs),
+    /// Serve the index of the work tree to editors and agents as a
+    /// Language Server over stdio.
+    #[command(
+        after_help = "Examples:\n  refscope lsp\n  refscope lsp --repo ~/src/shop --store /tmp/shop-store\n\nAn editor starts it and speaks the Language Server Protocol on standard input\nand output; logs go to standard error. It indexes the files on disk as\n`refscope watch` does (read it with --rev worktree), with open documents'\nunsaved text in place of the files. See docs/lsp.md."
+    )]
+    Lsp(lsp::LspArgs),
     /// The review state of the aicr.* tools: clean, replay, normalize-prose.
     #[command(
         after_help = "Examples:\n  refscope aicr clean --agent-dir /tmp/review-42\n  refscope aicr replay --stream events.jsonl --agent-dir /tmp/review-42 --rev feature --base main\n  echo LGTM | refscope aicr normalize-prose --agent-dir /tmp/review-42"
@@ -202,6 +209,7 @@ fn main() -> ExitCode {
         Command::Task(args) => task::run(args),
         Command::Context(args) => context::run(args),
         Command::Mcp(args) => mcp::run(args),
+        Command::Lsp(args) => lsp::run(args),
         Command::Aicr(args) => aicr::run(args),
     };
     match result {

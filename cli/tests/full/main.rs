@@ -19,6 +19,7 @@ mod golden;
 mod history;
 mod javac;
 mod kill_trials;
+mod lsp_neovim;
 mod mcp_load;
 mod mcp_python;
 mod pr_merge_base;

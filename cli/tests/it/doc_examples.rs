@@ -61,6 +61,7 @@ const PAGES: &[(&str, Setup)] = &[
     ("docs/history.md", Setup::ContextExample),
     ("docs/code-context.md", Setup::Fresh),
     ("docs/mcp-http.md", Setup::Fresh),
+    ("docs/lsp.md", Setup::Fresh),
     ("docs/review-tools.md", Setup::ContextExample),
     ("docs/accuracy.md", Setup::Fresh),
     ("docs/interchange.md", Setup::Fresh),

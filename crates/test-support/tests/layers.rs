@@ -40,6 +40,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "refscope-aicr",
         ],
     ),
+    // The language server: JSON-RPC and the LSP over the engine's façade.
+    ("refscope-lsp", &["refscope-engine"]),
     // SCIP indexes of a revision: the SCIP model and its protobuf runtime
     // over the engine's façade.
     ("refscope-scip-export", &["refscope-engine"]),
@@ -67,6 +69,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "refscope-tool",
             "refscope-aicr",
             "refscope-mcp-bridge",
+            "refscope-lsp",
             "refscope-scip-export",
         ],
     ),
