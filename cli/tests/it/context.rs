@@ -37,6 +37,14 @@ impl Zoo {
         run(self.repo.path(), &all)
     }
 
+    /// Commits `text` at `path` and adds task `id` for the new commit.
+    fn commit_with_task(&self, id: &str, path: &str, text: String) {
+        commit(&self.repo, &[(path.into(), text)], id);
+        let repo_arg = self.repo.path().to_str().unwrap().to_string();
+        self.refscope(&["task", "add", "--id", id, "--repo", &repo_arg])
+            .ok();
+    }
+
     /// The JSON `refscope context --task zoo ARGS` prints.
     fn context(&self, args: &[&str]) -> Value {
         let mut all = vec!["context", "--task", "zoo"];
@@ -406,14 +414,7 @@ fn a_huge_diff_is_capped_with_a_note() {
         big.push_str(&format!("    int f{n};\n"));
     }
     big.push_str("}\n");
-    commit(
-        &zoo.repo,
-        &[("src/main/java/com/zoo/Big.java".into(), big)],
-        "big",
-    );
-    let repo_arg = zoo.repo.path().to_str().unwrap().to_string();
-    zoo.refscope(&["task", "add", "--id", "big", "--repo", &repo_arg])
-        .ok();
+    zoo.commit_with_task("big", "src/main/java/com/zoo/Big.java", big);
     let stdout = zoo
         .refscope(&[
             "context",
@@ -499,15 +500,8 @@ fn cut_reference_locations_continue_with_their_cursor() {
         calls.push_str(&format!("    void c{n}() {{ Calls.target(); }}\n"));
     }
     calls.push_str("    static void target() {\n    }\n}\n");
-    commit(
-        &zoo.repo,
-        &[("src/main/java/com/zoo/Calls.java".into(), calls)],
-        "calls",
-    );
-    let repo_arg = zoo.repo.path().to_str().unwrap().to_string();
-    zoo.refscope(&["task", "add", "--id", "calls", "--repo", &repo_arg])
-        .ok();
     let file = "src/main/java/com/zoo/Calls.java";
+    zoo.commit_with_task("calls", file, calls);
     let context = |lines: &str, extra: &[&str]| -> Run {
         let mut args = vec![
             "context", "--task", "calls", "--file", file, "--lines", lines,

@@ -160,6 +160,26 @@ fn commits_of(answer: &Value) -> Vec<String> {
         .collect()
 }
 
+/// A generated history, every commit indexed into a store of its own.
+fn indexed_history() -> (TestRepo, tempfile::TempDir, Vec<String>) {
+    let repo = TestRepo::new();
+    let commits = generated_history(&repo);
+    let store = tempfile::tempdir().unwrap();
+    run(
+        repo.path(),
+        &["index", "--store", store.path().to_str().unwrap()],
+    )
+    .ok();
+    (repo, store, commits)
+}
+
+/// The JSON answer of `refscope query --format json ARGS` on `store`.
+fn query_json(repo: &TestRepo, store: &str, args: &[&str]) -> Value {
+    let mut all = vec!["query", "--store", store, "--format", "json"];
+    all.extend(args);
+    serde_json::from_str(&run(repo.path(), &all).ok()).unwrap()
+}
+
 #[test]
 fn history_lists_the_commits_git_log_l_lists() {
     let repo = TestRepo::new();
@@ -285,20 +305,10 @@ fn renames_moves_and_signatures_are_followed() {
 
 #[test]
 fn the_query_stage_history_answers_the_same_commits() {
-    let repo = TestRepo::new();
-    let commits = generated_history(&repo);
-    let store = tempfile::tempdir().unwrap();
+    let (repo, store, commits) = indexed_history();
     let store_arg = store.path().to_str().unwrap();
-    run(repo.path(), &["index", "--store", store_arg]).ok();
     let by_command = history(&repo, store_arg, "p.Ledger#m2(int)");
-    let query = |text: &str| -> Value {
-        let out = run(
-            repo.path(),
-            &["query", "--store", store_arg, "--format", "json", text],
-        )
-        .ok();
-        serde_json::from_str(&out).unwrap()
-    };
+    let query = |text: &str| query_json(&repo, store_arg, &[text]);
     let answer = query("p.Ledger#m2(int) | history");
     let histories = answer["histories"].as_array().unwrap();
     assert_eq!(histories.len(), 1);
@@ -327,25 +337,10 @@ fn the_query_stage_history_answers_the_same_commits() {
 
 #[test]
 fn a_history_comes_a_page_at_a_time() {
-    let repo = TestRepo::new();
-    generated_history(&repo);
-    let store = tempfile::tempdir().unwrap();
+    let (repo, store, _) = indexed_history();
     let store_arg = store.path().to_str().unwrap();
-    run(repo.path(), &["index", "--store", store_arg]).ok();
     // The method changed most often, and another one.
-    let out = run(
-        repo.path(),
-        &[
-            "query",
-            "--store",
-            store_arg,
-            "--format",
-            "json",
-            "methods m* in p | history",
-        ],
-    )
-    .ok();
-    let answer: Value = serde_json::from_str(&out).unwrap();
+    let answer = query_json(&repo, store_arg, &["methods m* in p | history"]);
     let mut histories: Vec<(usize, String)> = answer["histories"]
         .as_array()
         .unwrap()
@@ -410,26 +405,13 @@ fn a_history_comes_a_page_at_a_time() {
 
 #[test]
 fn a_paged_query_walks_the_histories_of_its_page_only() {
-    let repo = TestRepo::new();
-    generated_history(&repo);
-    let store = tempfile::tempdir().unwrap();
+    let (repo, store, _) = indexed_history();
     let store_arg = store.path().to_str().unwrap();
-    run(repo.path(), &["index", "--store", store_arg]).ok();
-    let out = run(
-        repo.path(),
-        &[
-            "query",
-            "--store",
-            store_arg,
-            "--format",
-            "json",
-            "--limit",
-            "2",
-            "methods m* in p | history 1",
-        ],
-    )
-    .ok();
-    let answer: Value = serde_json::from_str(&out).unwrap();
+    let answer = query_json(
+        &repo,
+        store_arg,
+        &["--limit", "2", "methods m* in p | history 1"],
+    );
     let shown: Vec<&str> = answer["elements"]
         .as_array()
         .unwrap()
