@@ -415,8 +415,9 @@ fn a_huge_diff_is_capped_with_a_note() {
     }
     big.push_str("}\n");
     zoo.commit_with_task("big", "src/main/java/com/zoo/Big.java", big);
-    let stdout = zoo
-        .refscope(&[
+    // The whole answer, or with a cursor the next page of a cut list.
+    let context = |cursor: Option<&str>| -> Value {
+        let mut args = vec![
             "context",
             "--task",
             "big",
@@ -426,9 +427,16 @@ fn a_huge_diff_is_capped_with_a_note() {
             "1-1500,1501-2604",
             "--caller-depth",
             "0",
-        ])
-        .ok();
-    let answer: Value = serde_json::from_str(&stdout).unwrap();
+        ];
+        args.extend(
+            cursor
+                .map(|cursor| ["--cursor", cursor])
+                .into_iter()
+                .flatten(),
+        );
+        serde_json::from_str(&zoo.refscope(&args).ok()).unwrap()
+    };
+    let answer = context(None);
     let truncated = answer["truncated"].as_array().unwrap();
     let diff = truncated
         .iter()
@@ -458,23 +466,7 @@ fn a_huge_diff_is_capped_with_a_note() {
     let mut cursor = elements["next_cursor"].as_str().unwrap().to_string();
     let mut pages = 0;
     loop {
-        let page: Value = serde_json::from_str(
-            &zoo.refscope(&[
-                "context",
-                "--task",
-                "big",
-                "--file",
-                "src/main/java/com/zoo/Big.java",
-                "--lines",
-                "1-1500,1501-2604",
-                "--caller-depth",
-                "0",
-                "--cursor",
-                &cursor,
-            ])
-            .ok(),
-        )
-        .unwrap();
+        let page = context(Some(&cursor));
         assert_eq!(page["continues"], "element_info");
         assert_eq!(page["total"], total);
         assert!(page["element_info"].as_object().unwrap().len() <= 150);
