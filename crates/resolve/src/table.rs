@@ -42,6 +42,40 @@ impl MethodMemo {
         &self.map
     }
 
+    /// Forgets every answer whose computation looked up a name `changed`
+    /// holds. A memo kept from one revision for the next stays right this
+    /// way: an answer depends on the declarations of the names it looked
+    /// up (found or not), and on nothing else.
+    pub fn forget_looking_up(&self, changed: &[&str]) {
+        if changed.is_empty() {
+            return;
+        }
+        let mut lists = self.name_lists.lock().expect("names lock");
+        let stale: rustc_hash::FxHashSet<*const NameList> = lists
+            .iter()
+            .filter(|list| changed.iter().any(|name| list.contains(name)))
+            .map(Arc::as_ptr)
+            .collect();
+        if stale.is_empty() {
+            return;
+        }
+        lists.retain(|list| !stale.contains(&Arc::as_ptr(list)));
+        self.map
+            .write()
+            .expect("memo lock")
+            .retain(|_, (_, names)| !stale.contains(&Arc::as_ptr(names)));
+    }
+
+    /// How many answers the memo holds.
+    pub fn len(&self) -> usize {
+        self.map.read().expect("memo lock").len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// `names` as a list shared with every equal list of this memo.
     pub(crate) fn intern(&self, names: NameList) -> Arc<NameList> {
         let mut lists = self.name_lists.lock().expect("names lock");
@@ -263,5 +297,38 @@ impl<'s> SymbolTable<'s> {
             .expect("cache lock")
             .insert(name.into(), loaded.clone());
         loaded
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_method_lookup_is_forgotten_when_a_name_it_looked_up_changes() {
+        let memo = MethodMemo::default();
+        let answer = |names: &[&str]| {
+            let names = memo.intern(names.iter().copied().collect());
+            (Arc::new(Vec::<Found>::new()), names)
+        };
+        let (of_a, of_b, of_c) = (
+            answer(&["p.A", "p.Base"]),
+            answer(&["p.B"]),
+            answer(&["p.A", "p.Base"]),
+        );
+        {
+            let mut map = memo.map().write().unwrap();
+            map.insert((0, Ty::class("p.A"), Arc::from("run")), of_a);
+            map.insert((0, Ty::class("p.B"), Arc::from("run")), of_b);
+            map.insert((1, Ty::class("p.C"), Arc::from("stop")), of_c);
+        }
+        memo.forget_looking_up(&[]);
+        assert_eq!(memo.len(), 3);
+        memo.forget_looking_up(&["p.Other", "p.Bas"]);
+        assert_eq!(memo.len(), 3);
+        memo.forget_looking_up(&["p.Base"]);
+        let map = memo.map().read().unwrap();
+        assert_eq!(map.len(), 1);
+        assert!(map.contains_key(&(0, Ty::class("p.B"), Arc::from("run"))));
     }
 }

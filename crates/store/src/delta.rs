@@ -26,6 +26,8 @@
 //! A base record stays in the pack as long as a delta over it does: a
 //! prune keeps both (`PackReader::delta_bases` names them).
 
+use std::cell::RefCell;
+
 use crate::blob::BlobId;
 
 /// The magic of a delta record.
@@ -74,16 +76,25 @@ pub(crate) fn payload_len(header: &[u8; 48]) -> usize {
     u32::from_le_bytes(header[36..40].try_into().expect("4 bytes")) as usize
 }
 
-/// `payload` as a zstd frame with `base` as its dictionary, when the frame
-/// is at most half the payload (else a full record pays better).
+thread_local! {
+    /// Each thread's compression and decompression contexts: making one
+    /// costs more than a small delta (tables to clear, and the processor
+    /// asked what it supports, a trap on a virtual machine).
+    static CCTX: RefCell<Option<zstd::zstd_safe::CCtx<'static>>> = const { RefCell::new(None) };
+    static DCTX: RefCell<Option<zstd::zstd_safe::DCtx<'static>>> = const { RefCell::new(None) };
+}
+
+/// `payload` as a zstd frame with `base` as its dictionary (raw content,
+/// as a prefix), when the frame is at most half the payload (else a full
+/// record pays better).
 pub(crate) fn compress(base: &[u8], payload: &[u8]) -> Option<Vec<u8>> {
     let mut frame = vec![0u8; zstd::zstd_safe::compress_bound(payload.len())];
-    let mut cctx = zstd::zstd_safe::CCtx::create();
-    let n = cctx
-        .set_parameter(zstd::zstd_safe::CParameter::CompressionLevel(LEVEL))
-        .and_then(|_| cctx.ref_prefix(base))
-        .and_then(|_| cctx.compress2(&mut frame[..], payload))
-        .ok()?;
+    let n = CCTX.with(|cctx| {
+        let mut cctx = cctx.borrow_mut();
+        let cctx = cctx.get_or_insert_with(zstd::zstd_safe::CCtx::create);
+        cctx.compress_using_dict(&mut frame[..], payload, base, LEVEL)
+            .ok()
+    })?;
     (n <= payload.len() / 2).then(|| {
         frame.truncate(n);
         frame
@@ -94,11 +105,12 @@ pub(crate) fn compress(base: &[u8], payload: &[u8]) -> Option<Vec<u8>> {
 /// decompress to exactly that.
 pub(crate) fn decompress(base: &[u8], frame: &[u8], len: usize) -> Option<Vec<u8>> {
     let mut payload = vec![0u8; len];
-    let mut dctx = zstd::zstd_safe::DCtx::create();
-    let n = dctx
-        .ref_prefix(base)
-        .and_then(|_| dctx.decompress(&mut payload[..], frame))
-        .ok()?;
+    let n = DCTX.with(|dctx| {
+        let mut dctx = dctx.borrow_mut();
+        let dctx = dctx.get_or_insert_with(zstd::zstd_safe::DCtx::create);
+        dctx.decompress_using_dict(&mut payload[..], frame, base)
+            .ok()
+    })?;
     (n == len).then_some(payload)
 }
 
@@ -136,5 +148,37 @@ mod tests {
             })
             .collect();
         assert_eq!(compress(&base, &noise), None);
+    }
+
+    /// Stores hold frames made with `base` referenced as a prefix; read
+    /// with `base` as a raw-content dictionary they come back the same.
+    #[test]
+    fn a_frame_made_over_a_prefix_comes_back() {
+        let base: Vec<u8> = (0..30_000u32)
+            .flat_map(|i| (i % 251).to_le_bytes())
+            .collect();
+        let mut payload = base.clone();
+        payload[777] ^= 0x55;
+        let mut frame = vec![0u8; zstd::zstd_safe::compress_bound(payload.len())];
+        let mut cctx = zstd::zstd_safe::CCtx::create();
+        let n = cctx
+            .set_parameter(zstd::zstd_safe::CParameter::CompressionLevel(LEVEL))
+            .and_then(|_| cctx.ref_prefix(&base))
+            .and_then(|_| cctx.compress2(&mut frame[..], &payload))
+            .unwrap();
+        frame.truncate(n);
+        assert_eq!(
+            decompress(&base, &frame, payload.len()),
+            Some(payload.clone())
+        );
+        // And a frame of this build reads over a prefix as before.
+        let ours = compress(&base, &payload).unwrap();
+        let mut back = vec![0u8; payload.len()];
+        let mut dctx = zstd::zstd_safe::DCtx::create();
+        let n = dctx
+            .ref_prefix(&base)
+            .and_then(|_| dctx.decompress(&mut back[..], &ours))
+            .unwrap();
+        assert_eq!(&back[..n], &payload[..]);
     }
 }

@@ -59,6 +59,30 @@ pub fn for_each_name(bytes: &[u8], mut f: impl FnMut(&str)) -> Result<(), BadNam
     Ok(())
 }
 
+/// Whether a sorted [`encode_names`] list holds `key`: read up to the
+/// first name not before it, no string made.
+pub fn contains_name(bytes: &[u8], key: &str) -> Result<bool, BadNames> {
+    let key = key.as_bytes();
+    let mut reader = Reader::new(bytes);
+    let mut name: Vec<u8> = Vec::new();
+    while !reader.is_empty() {
+        let shared =
+            usize::try_from(reader.varint().map_err(|Damaged| BadNames)?).map_err(|_| BadNames)?;
+        let rest = reader.len().map_err(|Damaged| BadNames)?;
+        if shared > name.len() {
+            return Err(BadNames);
+        }
+        name.truncate(shared);
+        name.extend_from_slice(reader.take(rest).map_err(|Damaged| BadNames)?);
+        match name.as_slice().cmp(key) {
+            std::cmp::Ordering::Less => {}
+            std::cmp::Ordering::Equal => return Ok(true),
+            std::cmp::Ordering::Greater => return Ok(false),
+        }
+    }
+    Ok(false)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,6 +122,25 @@ mod tests {
             let bytes = encode_names(&names);
             assert_eq!(decode_names(&bytes), Ok(names));
         }
+    }
+
+    #[test]
+    fn a_sorted_list_is_searched_by_name() {
+        let names = [
+            "java.util.Map",
+            "java.util.Map.Entry",
+            "java.util.Set",
+            "p.Été",
+        ];
+        let bytes = encode_names(names);
+        for name in names {
+            assert_eq!(contains_name(&bytes, name), Ok(true), "{name}");
+        }
+        for absent in ["", "java", "java.util.Map.E", "java.util.Mapx", "q", "p.É"] {
+            assert_eq!(contains_name(&bytes, absent), Ok(false), "{absent}");
+        }
+        assert_eq!(contains_name(&encode_names::<&str>([]), "a"), Ok(false));
+        assert_eq!(contains_name(&bytes[..bytes.len() - 1], "q"), Err(BadNames));
     }
 
     #[test]

@@ -48,6 +48,22 @@ pub(crate) const SECTION_MAGIC: &[u8; 4] = b"RSS1";
 pub(crate) const HEADER_LEN: u64 = 48;
 pub(crate) const ALIGN: u64 = 16;
 
+/// Names to look for among a record's bytes ([`PackReader::holds_any`]).
+pub struct Needles(Vec<memchr::memmem::Finder<'static>>);
+
+impl Needles {
+    /// Searches for each of `names` (the empty name is never found).
+    pub fn new<'n>(names: impl IntoIterator<Item = &'n str>) -> Self {
+        Self(
+            names
+                .into_iter()
+                .filter(|name| !name.is_empty())
+                .map(|name| memchr::memmem::Finder::new(name).into_owned())
+                .collect(),
+        )
+    }
+}
+
 /// Where a record is in the pack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PackLocation {
@@ -592,6 +608,21 @@ impl PackReader {
             path: self.path.parent().unwrap_or(&self.path).to_path_buf(),
             message,
         }
+    }
+
+    /// Whether the payload of `blob_id`'s record at `at` holds any of
+    /// `needles` among its bytes. Facts keep every string they spell as
+    /// written, so a file whose facts spell a name holds it: `false` rules
+    /// a file out without decoding its facts (`true` says nothing).
+    pub fn holds_any(
+        &self,
+        blob_id: &BlobId,
+        at: PackLocation,
+        needles: &Needles,
+    ) -> Result<bool, Error> {
+        self.with_payload(blob_id, at, Part::Whole, |payload| {
+            Ok(needles.0.iter().any(|n| n.find(payload).is_some()))
+        })
     }
 
     /// The declarations of a record: package, imports and elements, without

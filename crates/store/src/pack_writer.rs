@@ -240,6 +240,38 @@ mod tests {
         }
     }
 
+    /// A record holds every name its facts spell, short or long, so that
+    /// a record without a name rules its file out.
+    #[test]
+    fn a_record_holds_every_name_its_facts_spell() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, blob_id, at, facts) = one_record(dir.path());
+        let spelled = |name: &str| {
+            refscope_syntax::mentions::mentions_any(&facts, &[name.to_string()].into())
+        };
+        for reader in [
+            PackReader::open(&path).unwrap(),
+            PackReader::open_unmapped(&path).unwrap(),
+        ] {
+            let holds = |names: &[&str]| {
+                reader
+                    .holds_any(&blob_id, at, &crate::Needles::new(names.iter().copied()))
+                    .unwrap()
+            };
+            for name in ["java", "util", "List", "A", "names", "size", "String"] {
+                assert!(spelled(name), "{name}");
+                assert!(holds(&[name]), "{name}");
+            }
+            for name in ["length", "Map", "B"] {
+                assert!(!spelled(name), "{name}");
+                assert!(!holds(&[name]), "{name}");
+            }
+            assert!(holds(&["length", "size"]));
+            assert!(!holds(&[]));
+            assert!(!holds(&[""]));
+        }
+    }
+
     #[test]
     fn facts_whose_indices_do_not_hold_are_refused() {
         // Written by a writer that knew the format (checksums right), with

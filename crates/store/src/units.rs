@@ -377,6 +377,15 @@ impl Store {
         decode_names(&bytes).map_err(|_| self.bad_unit(unit, "names looked up"))
     }
 
+    /// The names unit `unit` looked up, as stored ([`encode_names`],
+    /// sorted): for [`contains_name`](crate::contains_name).
+    pub fn unit_deps_encoded(&self, unit: i64) -> Result<Vec<u8>, Error> {
+        self.db()
+            .prepare_cached("SELECT deps FROM units WHERE id = ?1")
+            .and_then(|mut select| select.query_row(params![unit], |r| r.get(0)))
+            .map_err(|e| self.sqlite_error(e))
+    }
+
     /// The symbols of unit `unit`.
     pub fn unit_symbols(&self, unit: i64) -> Result<UnitSymbols, Error> {
         let bytes: Vec<u8> = self

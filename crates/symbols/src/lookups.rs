@@ -57,6 +57,20 @@ impl NameList {
         (0..self.ends.len()).map(|at| name_in(&self.bytes, &self.ends, at))
     }
 
+    /// Whether `name` is one of the names.
+    pub fn contains(&self, name: &str) -> bool {
+        let (mut low, mut high) = (0, self.ends.len());
+        while low < high {
+            let middle = low + (high - low) / 2;
+            match name_in(&self.bytes, &self.ends, middle).cmp(name) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => return true,
+            }
+        }
+        false
+    }
+
     /// How many names there are.
     pub fn len(&self) -> usize {
         self.ends.len()
@@ -291,6 +305,20 @@ impl LookupLog {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_list_knows_its_names() {
+        let list: NameList = ["java.util.Map", "a", "java.util.List", "a", "z.Z"]
+            .into_iter()
+            .collect();
+        for name in ["a", "java.util.List", "java.util.Map", "z.Z"] {
+            assert!(list.contains(name), "{name}");
+        }
+        for name in ["", "b", "java.util", "java.util.Maps", "zz"] {
+            assert!(!list.contains(name), "{name}");
+        }
+        assert!(!NameList::from_iter([]).contains("a"));
+    }
+
     use super::{LookupLog, NameList};
 
     fn names(list: &NameList) -> Vec<&str> {

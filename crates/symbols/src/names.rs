@@ -49,6 +49,10 @@ pub struct TypeUniverse {
     external_memo: RwLock<HashMap<Box<str>, Option<Supertypes>>>,
 }
 
+/// What a [`TypeUniverse`]'s external source answered, by canonical name.
+#[derive(Default)]
+pub struct ExternalAnswers(HashMap<Box<str>, Option<Supertypes>>);
+
 /// The library types of a [`TypeUniverse`]: the JDK's and the class
 /// path's, with their supertypes as read so far. Made once per set of
 /// libraries: a process indexing one commit after another gives each
@@ -173,9 +177,27 @@ impl TypeUniverse {
         self.external = Some(external);
     }
 
-    /// Forgets what the external source answered: its answers changed.
-    pub fn forget_external(&self) {
-        self.external_memo.write().expect("memo lock").clear();
+    /// Forgets what the external source answered about `names`: its
+    /// answers about them changed.
+    pub fn forget_external_of<'n>(&self, names: impl IntoIterator<Item = &'n str>) {
+        let mut memo = self.external_memo.write().expect("memo lock");
+        for name in names {
+            memo.remove(name);
+        }
+    }
+
+    /// What the external source answered so far, taken out: for the
+    /// universe of a revision whose source answers alike but for the names
+    /// it then forgets ([`Self::forget_external_of`]).
+    pub fn take_external_answers(&self) -> ExternalAnswers {
+        ExternalAnswers(std::mem::take(
+            &mut *self.external_memo.write().expect("memo lock"),
+        ))
+    }
+
+    /// Takes `answers` as what the external source answered.
+    pub fn keep_external_answers(&self, answers: ExternalAnswers) {
+        *self.external_memo.write().expect("memo lock") = answers.0;
     }
 
     /// Declares source types by canonical name, their supertypes not known

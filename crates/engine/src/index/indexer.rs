@@ -20,7 +20,7 @@ use super::report::{IndexSummary, Progress};
 use super::worktree_units::{Update, WorktreeUnits};
 use crate::error::Error;
 use crate::source::{Changes, Files, Revision, RevisionKind, Source, SourceFile, SourceLimits};
-use crate::symtab::kept::Kept;
+use crate::symtab::kept::{Kept, LayerMark};
 
 /// How far back a commit's first-parent history is searched for an
 /// indexed commit to write it as a layer over.
@@ -646,7 +646,7 @@ impl Run<'_> {
             },
             progress,
         )?;
-        let written = match written {
+        let mut written = match written {
             Ok(written) => written,
             Err(NotLayered::Unsettled) => return Ok(None),
             Err(NotLayered::Damaged(notice)) => {
@@ -706,7 +706,8 @@ impl Run<'_> {
             .map(|(path, _)| path.to_string())
             .collect();
         dirty.sort();
-        self.finish(
+        let carried = std::mem::take(&mut written.carried);
+        let summary = self.finish(
             tx,
             Some(&parent.name),
             tree,
@@ -715,8 +716,12 @@ impl Run<'_> {
             &skipped,
             (n_parsed, n_resolved),
             Some(dirty),
-        )
-        .map(Some)
+        )?;
+        if let Some(id) = self.committed {
+            let mark = LayerMark::new(id, tree, (symbols, lookups), written.prunes);
+            self.units.carry(mark, carried);
+        }
+        Ok(Some(summary))
     }
 
     /// Writes the revision's row, commits, and says what was done.

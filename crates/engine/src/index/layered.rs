@@ -11,14 +11,14 @@
 //! changes. Then the dirty files are resolved and stored; every other file
 //! keeps its parent's unit without being looked at.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 use refscope_resolve::ClassEntry;
 use refscope_store::{
-    BlobId, IndexTransaction, LayerBuilder, LayerChain, LayerKind, Links, NO_FILE, NewUnit,
-    PackLocation, PackReader, RevisionRow, UnitSymbols, decode_names,
+    BlobId, IndexTransaction, LayerBuilder, LayerChain, LayerKind, Links, NO_FILE, Needles,
+    NewUnit, PackLocation, PackReader, RevisionRow, UnitSymbols, contains_name, decode_names,
 };
 use refscope_symbols::lookups::LookupLog;
 use refscope_syntax::facts::FileFacts;
@@ -28,12 +28,10 @@ use super::libraries::Libraries;
 use super::report::Progress;
 use super::write::finish_links;
 use crate::error::Error;
-use crate::symtab::kept::Kept;
+use crate::symtab::kept::{Carried, Kept, LayerMark};
 use crate::symtab::reach::Reach;
 use crate::symtab::stored::{KeyEntry, StoredTable};
-use crate::symtab::{
-    FileSymbols, RevisionMemos, declared_keys, file_symbols, in_file, resolve_file,
-};
+use crate::symtab::{FileSymbols, declared_keys, file_symbols, in_file, resolve_file};
 
 /// Rounds of recomputing symbols after which a revision whose names have
 /// not settled is indexed from scratch instead (a safeguard: each round
@@ -77,6 +75,10 @@ pub(super) struct LayerWritten {
     /// The parent's symbol table and dependency index, which the deltas
     /// go on top of (read, and their checksums checked, once).
     pub(super) parent_chains: (LayerChain, LayerChain),
+    /// The memos resolution made, for a layer over this one.
+    pub(super) carried: Carried,
+    /// The store's count of removals the memos hold for.
+    pub(super) prunes: u64,
 }
 
 /// Why a revision is indexed from scratch after all.
@@ -122,14 +124,22 @@ pub(super) fn index_layered(
         name: "signatures",
         total: changes.len() as u64,
     });
+    let read: Vec<Option<FileFacts>> = pool.install(|| {
+        changes
+            .par_iter()
+            .map(|(path, content)| {
+                content
+                    .map(|(blob_id, location)| reader.declarations(&blob_id, location))
+                    .transpose()
+                    .map_err(|e| corrupt(path, e))
+            })
+            .collect::<Result<_, Error>>()
+    })?;
     let mut decls: HashMap<Arc<str>, Arc<FileFacts>> = HashMap::new();
     let mut keys = BTreeMap::new();
-    for (path, content) in changes {
-        match content {
-            Some((blob_id, location)) => {
-                let d = reader
-                    .declarations(blob_id, *location)
-                    .map_err(|e| corrupt(path, e))?;
+    for ((path, _), read) in changes.iter().zip(read) {
+        match read {
+            Some(d) => {
                 keys.insert(path.clone(), Some(declared_keys(&d)));
                 decls.insert(path.clone(), Arc::new(d));
             }
@@ -157,6 +167,8 @@ pub(super) fn index_layered(
         }
         Err(e) => return Err(e.into()),
     };
+    let prunes = store.prunes()?;
+    let mut carried = units.take_carried(LayerMark::of(parent, prunes));
     let table = Arc::new(StoredTable::new(
         store.dir(),
         parent,
@@ -164,9 +176,14 @@ pub(super) fn index_layered(
         units.clone(),
         libraries.class_path.clone(),
         keys,
+        carried.copies.clone(),
     )?);
     let mut universe = libraries.universe();
     universe.set_external(table.clone());
+    // What the parent's table answered holds but for the names whose
+    // declaring paths change; other names are forgotten as they change.
+    universe.keep_external_answers(std::mem::take(&mut carried.answers));
+    universe.forget_external_of(table.changed_declarers().keys().map(String::as_str));
 
     let mut dirty: BTreeMap<Arc<str>, Dirty> = changes
         .iter()
@@ -197,6 +214,8 @@ pub(super) fn index_layered(
     let mut candidates: BTreeSet<String> = table.changed_declarers().into_keys().collect();
     // Each compared key's entry as the last round left it.
     let mut entries: HashMap<String, KeyEntry> = HashMap::new();
+    // Every key declared otherwise than in the parent.
+    let mut changed_in_all: HashSet<String> = HashSet::new();
     let mut rounds = 0;
     loop {
         let batch: Vec<(Arc<str>, BlobId, PackLocation)> = dirty
@@ -262,7 +281,8 @@ pub(super) fn index_layered(
         if changed.is_empty() {
             continue;
         }
-        universe.forget_external();
+        changed_in_all.extend(changed.iter().map(|(key, _)| key.clone()));
+        universe.forget_external_of(changed.iter().map(|(key, _)| key.as_str()));
         for d in dirty.values_mut() {
             if d.content.is_some()
                 && changed
@@ -286,7 +306,8 @@ pub(super) fn index_layered(
         name: "resolve",
         total: work.len() as u64,
     });
-    let memos = RevisionMemos::default();
+    let memos = &carried.memos;
+    memos.forget_looking_up(&changed_in_all);
     let element_index = tx.defer_element_index()?;
     let mut writer = tx.unit_writer()?;
     let mut links = Links::default();
@@ -295,6 +316,8 @@ pub(super) fn index_layered(
         symbols: LayerBuilder::default(),
         lookups: LayerBuilder::default(),
         parent_chains: (parent_symbols, parent_lookups.clone()),
+        carried: Carried::default(),
+        prunes,
     };
     crate::parallel::in_order(
         pool,
@@ -311,7 +334,7 @@ pub(super) fn index_layered(
             let mut tracked = resolve_file(
                 &*table,
                 &universe,
-                &memos,
+                memos,
                 &facts,
                 &symbols,
                 &symbols.deps,
@@ -349,6 +372,9 @@ pub(super) fn index_layered(
             .symbols
             .set(&key, declarers.iter().map(|p| p.to_string()).collect());
     }
+    drop(table);
+    carried.answers = universe.take_external_answers();
+    written.carried = carried;
     Ok(Ok(written))
 }
 
@@ -358,8 +384,8 @@ struct Readers<'t> {
     lookups: &'t LayerChain,
     /// The pack, for the facts of readers a change reaches by name.
     reader: &'t PackReader,
-    /// The names each parent unit looked up, read once.
-    deps: HashMap<i64, Vec<String>>,
+    /// The names each parent unit looked up, read once (encoded).
+    deps: HashMap<i64, Box<[u8]>>,
     /// How far each key's readers were looked for already.
     announced: HashMap<String, Reach>,
 }
@@ -394,9 +420,15 @@ impl Readers<'_> {
                 };
                 if !self.deps.contains_key(&unit) {
                     let deps = self.table.unit_deps(unit)?;
-                    self.deps.insert(unit, deps);
+                    self.deps.insert(unit, deps.into_boxed_slice());
                 }
-                if self.deps[&unit].binary_search(key).is_err() {
+                let looked_up = contains_name(&self.deps[&unit], key).map_err(|_| {
+                    Error::corrupt(
+                        store.dir(),
+                        format!("the names unit {unit} looked up do not decode"),
+                    )
+                })?;
+                if !looked_up {
                     continue;
                 }
                 match &reach {
@@ -438,10 +470,21 @@ impl Readers<'_> {
                 .with_max_len(1)
                 .map(|(path, blob_id, location, names)| match names {
                     None => Ok(true),
-                    Some(names) => reader
-                        .facts(blob_id, *location)
-                        .map(|facts| mentions_any(&facts, names))
-                        .map_err(|e| corrupt(path, e)),
+                    // Most readers do not hold the names at all: their
+                    // facts are not decoded.
+                    Some(names) => {
+                        let needles = Needles::new(names.iter().map(String::as_str));
+                        let held = reader
+                            .holds_any(blob_id, *location, &needles)
+                            .map_err(|e| corrupt(path, e))?;
+                        if !held {
+                            return Ok(false);
+                        }
+                        reader
+                            .facts(blob_id, *location)
+                            .map(|facts| mentions_any(&facts, names))
+                            .map_err(|e| corrupt(path, e))
+                    }
                 })
                 .collect::<Result<_, Error>>()
         })?;

@@ -12,9 +12,10 @@ use std::sync::{Arc, Mutex};
 
 use hashlink::LruCache;
 use refscope_resolve::ClassEntry;
-use refscope_store::UnitSymbols;
+use refscope_store::{PackLocation, RevisionRow, UnitSymbols};
+use refscope_symbols::names::ExternalAnswers;
 
-use super::in_file;
+use super::{CopiesCache, RevisionMemos, in_file};
 use crate::error::Error;
 
 /// How many units' symbols are kept: the units a commit's files read
@@ -27,7 +28,68 @@ const CAPACITY: usize = 4096;
 pub(crate) struct Kept {
     inner: Mutex<Inner>,
     slots: Mutex<Slots>,
+    /// What the last layer written leaves to a layer over it.
+    carried: Mutex<Option<(LayerMark, Carried)>>,
 }
+
+/// The memos a layer's resolution made, for the next layer over it: a
+/// commit of a range resolves files that read the same popular classes
+/// and methods as the commit before, and an answer stays right as long as
+/// the names it looked up are declared as they were.
+#[derive(Default)]
+pub(crate) struct Carried {
+    /// Method lookups.
+    pub(crate) memos: Arc<RevisionMemos>,
+    /// Class copies by key.
+    pub(crate) copies: Arc<CopiesCache>,
+    /// The source types the symbol table answered.
+    pub(crate) answers: ExternalAnswers,
+}
+
+/// Which revision [`Carried`] memos hold for: its row and layers, and the
+/// store's count of removals then (a removed revision's id may come back).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LayerMark {
+    id: i64,
+    tree: i64,
+    symbols: PackLocation,
+    lookups: PackLocation,
+    prunes: u64,
+}
+
+impl LayerMark {
+    /// The mark of `revision`, written when the store had seen `prunes`
+    /// removals.
+    pub(crate) fn of(revision: &RevisionRow, prunes: u64) -> Self {
+        Self::new(
+            revision.id,
+            revision.tree,
+            (revision.symbols, revision.lookups),
+            prunes,
+        )
+    }
+
+    /// The mark of revision `id` with manifest `tree` and the symbol table
+    /// and dependency index `layers`.
+    pub(crate) fn new(
+        id: i64,
+        tree: i64,
+        (symbols, lookups): (PackLocation, PackLocation),
+        prunes: u64,
+    ) -> Self {
+        Self {
+            id,
+            tree,
+            symbols,
+            lookups,
+            prunes,
+        }
+    }
+}
+
+/// Method lookups beyond which memos are not carried to the next layer: a
+/// long session starts again rather than grow without end.
+const MAX_CARRIED_LOOKUPS: usize = 1 << 21;
 
 struct Inner {
     units: LruCache<i64, Arc<UnitSymbols>>,
@@ -60,6 +122,25 @@ impl Kept {
                 prunes: None,
             }),
             slots: Mutex::default(),
+            carried: Mutex::default(),
+        }
+    }
+
+    /// The memos carried from the layer written last when `parent` is that
+    /// layer (`mark` says), else empty ones. Taken: a layer that fails
+    /// leaves none behind.
+    pub(crate) fn take_carried(&self, mark: LayerMark) -> Carried {
+        match self.carried.lock().expect("carried lock").take() {
+            Some((held, carried)) if held == mark => carried,
+            _ => Carried::default(),
+        }
+    }
+
+    /// Keeps `carried`, the memos of the layer `mark` names, for the next
+    /// layer over it.
+    pub(crate) fn carry(&self, mark: LayerMark, carried: Carried) {
+        if carried.memos.len() <= MAX_CARRIED_LOOKUPS {
+            *self.carried.lock().expect("carried lock") = Some((mark, carried));
         }
     }
 
@@ -205,6 +286,43 @@ mod tests {
         assert_eq!(cache.path(b).as_deref(), Some("p/B.java"));
         cache.check(1);
         assert_eq!(cache.slot("p/A.java"), a, "numbers outlive a removal");
+    }
+
+    fn mark(id: i64, symbols_at: u64, prunes: u64) -> LayerMark {
+        let at = |offset| PackLocation {
+            offset,
+            len: 8,
+            declarations_len: 0,
+        };
+        LayerMark::new(id, 7, (at(symbols_at), at(symbols_at + 64)), prunes)
+    }
+
+    /// Memos that have met a source root.
+    fn made() -> Carried {
+        let made = Carried::default();
+        made.memos.partition("src/main/java");
+        made
+    }
+
+    /// Whether `taken` are memos [`made`] made.
+    fn were_made(taken: &Carried) -> bool {
+        taken.memos.partition("src/test/java").partition == 1
+    }
+
+    #[test]
+    fn memos_go_only_to_a_layer_over_the_one_they_were_made_for() {
+        let kept = Kept::with_capacity(2);
+        kept.carry(mark(5, 128, 0), made());
+        assert!(were_made(&kept.take_carried(mark(5, 128, 0))));
+        assert!(!were_made(&kept.take_carried(mark(5, 128, 0))), "taken");
+        // Another revision, the same id written elsewhere, or a removal
+        // since: none is the revision the memos hold for, and asking takes
+        // them.
+        for other in [mark(6, 128, 0), mark(5, 256, 0), mark(5, 128, 1)] {
+            kept.carry(mark(5, 128, 0), made());
+            assert!(!were_made(&kept.take_carried(other)));
+            assert!(!were_made(&kept.take_carried(mark(5, 128, 0))));
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ pub(crate) mod reach;
 pub(crate) mod stored;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, RwLock};
 
 use refscope_resolve::class::{ClassCopies, implement_if_interface, is_anonymous, source_root};
@@ -230,7 +230,14 @@ pub(crate) fn copies_of(
 /// A revision table's answers of [`RevisionClasses::class_copies`], by
 /// class key.
 #[derive(Default)]
-pub(crate) struct CopiesCache(RwLock<FxHashMap<Box<str>, ClassCopies>>);
+pub(crate) struct CopiesCache(RwLock<Copies>);
+
+#[derive(Default)]
+struct Copies {
+    by_key: FxHashMap<Box<str>, ClassCopies>,
+    /// The keys of anonymous classes among them.
+    anonymous: Vec<Box<str>>,
+}
 
 impl CopiesCache {
     /// The copies of `key`: known, or made of the declarations `declared`
@@ -241,22 +248,34 @@ impl CopiesCache {
         key: &str,
         declared: impl FnOnce() -> Vec<Arc<ClassEntry>>,
     ) -> ClassCopies {
-        if let Some(known) = self.0.read().expect("copies lock").get(key) {
+        if let Some(known) = self.0.read().expect("copies lock").by_key.get(key) {
             return known.clone();
         }
         let copies = copies_of(classes, declared());
-        self.0
-            .write()
-            .expect("copies lock")
-            .insert(key.into(), copies.clone());
+        let mut cache = self.0.write().expect("copies lock");
+        if copies.first().is_some_and(|c| is_anonymous(&c.sig)) {
+            cache.anonymous.push(key.into());
+        }
+        cache.by_key.insert(key.into(), copies.clone());
         copies
     }
 
     /// Forgets the answers about `keys`.
     pub(crate) fn forget(&self, keys: &[String]) {
-        let mut copies = self.0.write().expect("copies lock");
+        let mut cache = self.0.write().expect("copies lock");
         for key in keys {
-            copies.remove(key.as_str());
+            cache.by_key.remove(key.as_str());
+        }
+    }
+
+    /// Forgets the answers about anonymous classes: their copies depend
+    /// on their supertype's too ([`anonymous_entry`]), which
+    /// [`CopiesCache::forget`] does not follow.
+    pub(crate) fn forget_anonymous(&self) {
+        let mut cache = self.0.write().expect("copies lock");
+        let Copies { by_key, anonymous } = &mut *cache;
+        for key in anonymous.drain(..) {
+            by_key.remove(&key);
         }
     }
 }
@@ -271,6 +290,19 @@ pub(crate) struct RevisionMemos {
 }
 
 impl RevisionMemos {
+    /// Forgets every method lookup that looked up a `changed` name: what
+    /// stays holds for a revision whose declarations of every other name
+    /// are those of the revision the memos were made for.
+    pub(crate) fn forget_looking_up(&self, changed: &HashSet<String>) {
+        let changed: Vec<&str> = changed.iter().map(String::as_str).collect();
+        self.methods.forget_looking_up(&changed);
+    }
+
+    /// How many method lookups they hold.
+    pub(crate) fn len(&self) -> usize {
+        self.methods.len()
+    }
+
     fn partition(&self, root: &str) -> SharedMemos {
         let mut roots = self.roots.lock().expect("roots lock");
         let next = roots.len() as u32;

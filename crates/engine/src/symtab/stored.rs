@@ -16,13 +16,15 @@ use super::kept::Kept;
 use super::{CopiesCache, FileSymbols, RevisionClasses, in_file};
 use crate::error::Error;
 
+/// A path's unit in the parent revision, and its symbols.
+type ParentUnit = (i64, Arc<UnitSymbols>);
+
 /// What the parent revision's store answers: each path's unit and its
-/// symbols, read once.
+/// symbols.
 struct Reads {
     store: Store,
     trees: TreeReader,
     tree: i64,
-    by_path: HashMap<Arc<str>, Option<(i64, Arc<UnitSymbols>)>>,
     /// Units' symbols decoded by earlier revisions of the same indexer.
     units: Arc<Kept>,
 }
@@ -32,11 +34,8 @@ impl Reads {
         Ok(self.trees.file(&self.store, self.tree, path)?)
     }
 
-    fn unit(&mut self, path: &Arc<str>) -> Result<Option<(i64, Arc<UnitSymbols>)>, Error> {
-        if let Some(known) = self.by_path.get(path) {
-            return Ok(known.clone());
-        }
-        let found = match self.trees.file(&self.store, self.tree, path)? {
+    fn unit(&mut self, path: &Arc<str>) -> Result<Option<ParentUnit>, Error> {
+        Ok(match self.trees.file(&self.store, self.tree, path)? {
             Some((_, unit)) => {
                 let store = &self.store;
                 let symbols = self
@@ -45,9 +44,7 @@ impl Reads {
                 Some((unit, symbols))
             }
             None => None,
-        };
-        self.by_path.insert(path.clone(), found.clone());
-        Ok(found)
+        })
     }
 }
 
@@ -66,14 +63,17 @@ struct Overlay {
 /// A revision's symbol table over its parent's in the store.
 pub(crate) struct StoredTable {
     reads: Mutex<Reads>,
+    /// Each path's unit in the parent revision and its symbols, read
+    /// once: files resolving on every worker ask for the same few.
+    parent_units: RwLock<HashMap<Arc<str>, Option<ParentUnit>>>,
     parent_symbols: LayerChain,
     class_path: Arc<ClassPath>,
     overlay: RwLock<Overlay>,
     /// Units' symbols and files' numbers, kept across revisions.
     kept: Arc<Kept>,
     /// [`RevisionClasses::class_copies`]' answers since the overlay last
-    /// changed them.
-    copies: CopiesCache,
+    /// changed them (kept from the revision before when it was the parent).
+    copies: Arc<CopiesCache>,
     /// The first error reading the store: answers made without what it
     /// would have read are not used.
     failed: Mutex<Option<Error>>,
@@ -83,7 +83,8 @@ impl StoredTable {
     /// The table of a revision over `parent` (read through its own
     /// connection to the store in `store_dir`, and its symbol table
     /// `parent_symbols`, and the units' symbols `units` keeps), whose
-    /// changed files declare `keys` (a removed file: `None`).
+    /// changed files declare `keys` (a removed file: `None`). `copies` are
+    /// the parent revision's answers of class copies, or none.
     pub(crate) fn new(
         store_dir: &std::path::Path,
         parent: &RevisionRow,
@@ -91,17 +92,19 @@ impl StoredTable {
         units: Arc<Kept>,
         class_path: Arc<ClassPath>,
         keys: BTreeMap<Arc<str>, Option<Vec<String>>>,
+        copies: Arc<CopiesCache>,
     ) -> Result<Self, Error> {
         let store = Store::open_for_lookups(store_dir)?;
         units.check(store.prunes()?);
+        copies.forget_anonymous();
         let table = Self {
             reads: Mutex::new(Reads {
                 store,
                 trees: TreeReader::default(),
                 tree: parent.tree,
-                by_path: HashMap::new(),
                 units: units.clone(),
             }),
+            parent_units: RwLock::default(),
             parent_symbols,
             class_path,
             overlay: RwLock::new(Overlay {
@@ -109,7 +112,7 @@ impl StoredTable {
                 ..Overlay::default()
             }),
             kept: units,
-            copies: CopiesCache::default(),
+            copies,
             failed: Mutex::default(),
         };
         table.declare_changed_keys()?;
@@ -197,11 +200,16 @@ impl StoredTable {
     }
 
     /// The unit of `path` in the parent revision, with its symbols.
-    pub(crate) fn parent_unit(
-        &self,
-        path: &Arc<str>,
-    ) -> Result<Option<(i64, Arc<UnitSymbols>)>, Error> {
-        self.reads.lock().expect("reads lock").unit(path)
+    pub(crate) fn parent_unit(&self, path: &Arc<str>) -> Result<Option<ParentUnit>, Error> {
+        if let Some(known) = self.parent_units.read().expect("units lock").get(path) {
+            return Ok(known.clone());
+        }
+        let found = self.reads.lock().expect("reads lock").unit(path)?;
+        self.parent_units
+            .write()
+            .expect("units lock")
+            .insert(path.clone(), found.clone());
+        Ok(found)
     }
 
     /// The blob and unit of `path` in the parent revision.
@@ -212,14 +220,14 @@ impl StoredTable {
         self.reads.lock().expect("reads lock").file(path)
     }
 
-    /// The names unit `unit` looked up.
-    pub(crate) fn unit_deps(&self, unit: i64) -> Result<Vec<String>, Error> {
+    /// The names unit `unit` looked up, as stored: sorted and encoded.
+    pub(crate) fn unit_deps(&self, unit: i64) -> Result<Vec<u8>, Error> {
         Ok(self
             .reads
             .lock()
             .expect("reads lock")
             .store
-            .unit_deps(unit)?)
+            .unit_deps_encoded(unit)?)
     }
 
     /// The number of `path`.
