@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 
 mod archive;
+mod canonical;
 pub mod classfile;
 mod error;
 pub mod jdk;
