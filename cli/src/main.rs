@@ -18,6 +18,7 @@ mod prune;
 mod query;
 mod revisions;
 mod scip_export;
+mod stats;
 mod task;
 mod watch;
 
@@ -144,6 +145,12 @@ enum Command {
         after_help = "Examples:\n  refscope dependents com.acme.Stock\n  refscope dependents com.acme.List --rev HEAD~1 --json\n\nA file that uses List through `import java.util.*` from package com.acme\nlooked up com.acme.List first: a class of that name added there shadows\njava.util.List for it."
     )]
     Dependents(dependents::DependentsArgs),
+    /// Show where a store's bytes are: its files, the database's tables and
+    /// indexes, and the pack's records and layers.
+    #[command(
+        after_help = "Examples:\n  refscope stats\n  refscope stats --store /tmp/store --json"
+    )]
+    Stats(stats::StatsArgs),
     /// Remove old revisions from a store, and everything only they used.
     #[command(
         after_help = "Examples:\n  refscope prune --keep 20\n  refscope prune --before 2026-11-01 --dry-run\n  refscope prune --keep 1 --store /tmp/store --json\n\nEvery remaining revision answers as before. Revisions a review task names\nare kept."
@@ -205,6 +212,7 @@ fn main() -> ExitCode {
         Command::Revisions(args) => revisions::run(args),
         Command::Prune(args) => prune::run(args),
         Command::Dependents(args) => dependents::run(args),
+        Command::Stats(args) => stats::run(args),
         Command::Watch(args) => watch::run(args),
         Command::Task(args) => task::run(args),
         Command::Context(args) => context::run(args),

@@ -25,4 +25,5 @@ mod merge_base;
 mod prune;
 mod query;
 mod scip;
+mod stats;
 mod watch;

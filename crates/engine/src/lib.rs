@@ -59,10 +59,11 @@ pub use watch::{DEFAULT_QUIET_MS, WatchConfig, WatchEvent, watch};
 /// resolved references.
 pub use refscope_resolve::records::ElementRecord;
 pub use refscope_resolve::{Confidence, FileResolution, RefTargetKind, ResolvedRef};
-/// The store and what its readers name: revisions, files, review tasks.
+/// The store and what its readers name: revisions, files, review tasks,
+/// where its bytes are.
 pub use refscope_store::{
-    BlobId, Error as StoreError, FileEntry, Removed, RevisionRow, Store, SvnReview, TASKS_FILE,
-    Task, TaskTable,
+    BlobId, Error as StoreError, FileEntry, Removed, RevisionRow, Store, StoreStats, SvnReview,
+    TASKS_FILE, Task, TaskTable,
 };
 /// The JDK's type names, which callers may read once and hand to
 /// [`IndexConfig`].

@@ -48,22 +48,6 @@ pub(crate) const SECTION_MAGIC: &[u8; 4] = b"RSS1";
 pub(crate) const HEADER_LEN: u64 = 48;
 pub(crate) const ALIGN: u64 = 16;
 
-/// Names to look for among a record's bytes ([`PackReader::holds_any`]).
-pub struct Needles(Vec<memchr::memmem::Finder<'static>>);
-
-impl Needles {
-    /// Searches for each of `names` (the empty name is never found).
-    pub fn new<'n>(names: impl IntoIterator<Item = &'n str>) -> Self {
-        Self(
-            names
-                .into_iter()
-                .filter(|name| !name.is_empty())
-                .map(|name| memchr::memmem::Finder::new(name).into_owned())
-                .collect(),
-        )
-    }
-}
-
 /// Where a record is in the pack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PackLocation {
@@ -364,7 +348,7 @@ impl PackReader {
     /// Calls `read` with the payload of `blob_id`'s record at `at`, or
     /// with its declarations part alone, once the header matches `at` and
     /// the bytes their checksum.
-    fn with_payload<R>(
+    pub(crate) fn with_payload<R>(
         &self,
         blob_id: &BlobId,
         at: PackLocation,
@@ -610,21 +594,6 @@ impl PackReader {
         }
     }
 
-    /// Whether the payload of `blob_id`'s record at `at` holds any of
-    /// `needles` among its bytes. Facts keep every string they spell as
-    /// written, so a file whose facts spell a name holds it: `false` rules
-    /// a file out without decoding its facts (`true` says nothing).
-    pub fn holds_any(
-        &self,
-        blob_id: &BlobId,
-        at: PackLocation,
-        needles: &Needles,
-    ) -> Result<bool, Error> {
-        self.with_payload(blob_id, at, Part::Whole, |payload| {
-            Ok(needles.0.iter().any(|n| n.find(payload).is_some()))
-        })
-    }
-
     /// The declarations of a record: package, imports and elements, without
     /// reference sites, locals or the line table. Much cheaper than
     /// [`Self::facts`] where only names are needed: only the record's
@@ -753,7 +722,7 @@ impl PackReader {
     }
 
     /// The 48-byte header of the record at `offset`.
-    fn header_at(&self, offset: u64) -> Result<[u8; HEADER_LEN as usize], Error> {
+    pub(crate) fn header_at(&self, offset: u64) -> Result<[u8; HEADER_LEN as usize], Error> {
         let bytes = self.read_range(offset, HEADER_LEN as usize, "record header")?;
         Ok(bytes[..].try_into().expect("a header's length"))
     }
@@ -789,7 +758,7 @@ impl PackReader {
 
 /// Which bytes of a record a read needs.
 #[derive(Clone, Copy)]
-enum Part {
+pub(crate) enum Part {
     /// The whole payload.
     Whole,
     /// Its declarations part.
