@@ -119,6 +119,12 @@ impl Names {
             return self.parts.get(la).cmp(self.parts.get(lb));
         }
         let (a, b) = (self.get(a), self.get(b));
+        // Qualifiers that differ before either ends decide alone.
+        let common = a.0.len().min(b.0.len());
+        let head = a.0.as_bytes()[..common].cmp(&b.0.as_bytes()[..common]);
+        if head.is_ne() {
+            return head;
+        }
         let a = a.0.bytes().chain(a.1.bytes());
         a.cmp(b.0.bytes().chain(b.1.bytes()))
     }
