@@ -9,6 +9,9 @@
 //! unit carries its names itself instead of ids into a table of names
 //! that every first index had to write in its serial tail.
 
+use std::cmp::Ordering;
+use std::ops::ControlFlow;
+
 use crate::codec::{Damaged, Reader, write_varint};
 
 /// A list that does not decode: the store is damaged.
@@ -43,26 +46,36 @@ pub fn decode_names(bytes: &[u8]) -> Result<Vec<String>, BadNames> {
 /// Calls `f` with each name of an [`encode_names`] list in turn, without
 /// making a string of each.
 pub fn for_each_name(bytes: &[u8], mut f: impl FnMut(&str)) -> Result<(), BadNames> {
-    let mut reader = Reader::new(bytes);
-    let mut name: Vec<u8> = Vec::new();
-    while !reader.is_empty() {
-        let shared =
-            usize::try_from(reader.varint().map_err(|Damaged| BadNames)?).map_err(|_| BadNames)?;
-        let rest = reader.len().map_err(|Damaged| BadNames)?;
-        if shared > name.len() {
-            return Err(BadNames);
+    let stopped = each_name(bytes, |name| match std::str::from_utf8(name) {
+        Ok(name) => {
+            f(name);
+            ControlFlow::Continue(())
         }
-        name.truncate(shared);
-        name.extend_from_slice(reader.take(rest).map_err(|Damaged| BadNames)?);
-        f(std::str::from_utf8(&name).map_err(|_| BadNames)?);
+        Err(_) => ControlFlow::Break(()),
+    })?;
+    match stopped {
+        Some(()) => Err(BadNames),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Whether a sorted [`encode_names`] list holds `key`: read up to the
 /// first name not before it, no string made.
 pub fn contains_name(bytes: &[u8], key: &str) -> Result<bool, BadNames> {
-    let key = key.as_bytes();
+    let found = each_name(bytes, |name| match name.cmp(key.as_bytes()) {
+        Ordering::Less => ControlFlow::Continue(()),
+        Ordering::Equal => ControlFlow::Break(true),
+        Ordering::Greater => ControlFlow::Break(false),
+    })?;
+    Ok(found.unwrap_or(false))
+}
+
+/// Calls `f` with each name's bytes in turn until it breaks; what it broke
+/// with, `None` when it read them all.
+fn each_name<B>(
+    bytes: &[u8],
+    mut f: impl FnMut(&[u8]) -> ControlFlow<B>,
+) -> Result<Option<B>, BadNames> {
     let mut reader = Reader::new(bytes);
     let mut name: Vec<u8> = Vec::new();
     while !reader.is_empty() {
@@ -74,13 +87,11 @@ pub fn contains_name(bytes: &[u8], key: &str) -> Result<bool, BadNames> {
         }
         name.truncate(shared);
         name.extend_from_slice(reader.take(rest).map_err(|Damaged| BadNames)?);
-        match name.as_slice().cmp(key) {
-            std::cmp::Ordering::Less => {}
-            std::cmp::Ordering::Equal => return Ok(true),
-            std::cmp::Ordering::Greater => return Ok(false),
+        if let ControlFlow::Break(value) = f(&name) {
+            return Ok(Some(value));
         }
     }
-    Ok(false)
+    Ok(None)
 }
 
 #[cfg(test)]

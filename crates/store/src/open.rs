@@ -388,15 +388,16 @@ impl Store {
     }
 }
 
+/// The bytes the file system holds for a file.
 #[cfg(unix)]
-fn allocated(metadata: &std::fs::Metadata) -> u64 {
+pub(crate) fn allocated(metadata: &std::fs::Metadata) -> u64 {
     use std::os::unix::fs::MetadataExt;
     // st_blocks counts 512-byte units whatever the file system's block.
     metadata.blocks() * 512
 }
 
 #[cfg(not(unix))]
-fn allocated(metadata: &std::fs::Metadata) -> u64 {
+pub(crate) fn allocated(metadata: &std::fs::Metadata) -> u64 {
     metadata.len()
 }
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::chain::LayerChain;
 use crate::error::Error;
 use crate::layers::LayerKind;
-use crate::open::Store;
+use crate::open::{Store, allocated};
 use crate::pack::{PackReader, record_end};
 
 /// A store's bytes.
@@ -229,15 +229,4 @@ impl Store {
         rows.collect::<Result<_, _>>()
             .map_err(|e| self.sqlite_error(e))
     }
-}
-
-#[cfg(unix)]
-fn allocated(meta: &std::fs::Metadata) -> u64 {
-    use std::os::unix::fs::MetadataExt;
-    meta.blocks() * 512
-}
-
-#[cfg(not(unix))]
-fn allocated(meta: &std::fs::Metadata) -> u64 {
-    meta.len()
 }
