@@ -237,6 +237,16 @@ pub fn java_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Indexes directory `corpus` into `store` with the jars of `class_path`
+/// (`:`-separated), from `cwd`.
+pub fn index_with_class_path(cwd: &Path, corpus: &str, store: &str, class_path: &str) {
+    run(
+        cwd,
+        &["index", corpus, "--store", store, "--classpath", class_path],
+    )
+    .ok();
+}
+
 /// Indexes the files of directory `project` into `store`.
 pub fn index_files_into(project: &Path, store: &Path) {
     let cwd = std::env::temp_dir();

@@ -15,7 +15,7 @@ use std::process::Command;
 use crate::common::oracle::{
     RefScope, RefScore, RefScoreConfig, parse_decls, parse_refs, score_decls, score_refs,
 };
-use crate::common::{fetch_corpus, run, workspace_root};
+use crate::common::{fetch_corpus, index_with_class_path, run, workspace_root};
 
 /// Share of javac's declarations that must be matched.
 const DECL_RECALL_FLOOR: f64 = 0.995;
@@ -63,18 +63,7 @@ fn commons_lang3_declarations_and_references_match_javac() {
     let store = work.path().join("store");
     let store = store.to_str().unwrap();
     let corpus = corpus.to_str().unwrap();
-    run(
-        work.path(),
-        &[
-            "index",
-            corpus,
-            "--store",
-            store,
-            "--classpath",
-            &class_path,
-        ],
-    )
-    .ok();
+    index_with_class_path(work.path(), corpus, store, &class_path);
     let ours = run(
         work.path(),
         &[

@@ -8,7 +8,7 @@
 //! jar's coordinates.
 
 use crate::common::scip::{check_references, check_symbols_parse, export_both};
-use crate::common::{fetch_corpus, run};
+use crate::common::{fetch_corpus, index_with_class_path};
 
 /// The test libraries, from Debian's Maven repository where it has them
 /// (so that their coordinates show), else from `/usr/share/java`; each
@@ -60,18 +60,7 @@ fn commons_lang3_exports_a_scip_index_of_every_reference() {
     let work = tempfile::tempdir().unwrap();
     let store = work.path().join("store");
     let (store, corpus) = (store.to_str().unwrap(), corpus.to_str().unwrap());
-    run(
-        work.path(),
-        &[
-            "index",
-            corpus,
-            "--store",
-            store,
-            "--classpath",
-            &class_path,
-        ],
-    )
-    .ok();
+    index_with_class_path(work.path(), corpus, store, &class_path);
     let export = export_both(work.path(), store, corpus, &["--classpath", &class_path]);
     let n_symbols = check_symbols_parse("commons-lang3", &export.index);
     let counts = check_references("commons-lang3", &export);

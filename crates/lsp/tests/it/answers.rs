@@ -139,6 +139,26 @@ fn item(session: &Session, item: &Value) -> String {
     )
 }
 
+/// A call hierarchy answer's calls, a line each: the item at `end`
+/// (`from` for incoming calls, `to` for outgoing) and where it calls.
+fn calls(session: &Session, answer: &Value, end: &str) -> String {
+    let mut out = String::new();
+    for call in answer.as_array().unwrap() {
+        let ranges: Vec<String> = call["fromRanges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(range)
+            .collect();
+        out.push_str(&format!(
+            "  {} from {}\n",
+            item(session, &call[end]),
+            ranges.join(", ")
+        ));
+    }
+    out
+}
+
 #[test]
 fn the_call_hierarchy_follows_callers_and_callees() {
     let mut session = started();
@@ -147,36 +167,12 @@ fn the_call_hierarchy_follows_callers_and_callees() {
     let mammal_eat = items[0].clone();
     let incoming = session.ok("callHierarchy/incomingCalls", json!({ "item": mammal_eat }));
     let mut out = format!("{}\nincoming:\n", item(&session, &mammal_eat));
-    for call in incoming.as_array().unwrap() {
-        let ranges: Vec<String> = call["fromRanges"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(range)
-            .collect();
-        out.push_str(&format!(
-            "  {} from {}\n",
-            item(&session, &call["from"]),
-            ranges.join(", ")
-        ));
-    }
+    out.push_str(&calls(&session, &incoming, "from"));
     let params = session.at(KEEPER, "feed(Animal animal, Food food)", 0, 0);
     let items = session.ok("textDocument/prepareCallHierarchy", params);
     let outgoing = session.ok("callHierarchy/outgoingCalls", json!({ "item": items[0] }));
     out.push_str(&format!("{}\noutgoing:\n", item(&session, &items[0])));
-    for call in outgoing.as_array().unwrap() {
-        let ranges: Vec<String> = call["fromRanges"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(range)
-            .collect();
-        out.push_str(&format!(
-            "  {} from {}\n",
-            item(&session, &call["to"]),
-            ranges.join(", ")
-        ));
-    }
+    out.push_str(&calls(&session, &outgoing, "to"));
     expect![[r#"
         eat(Food) (6) src/main/java/com/zoo/Mammal.java:19:1-23:1 name 20:17-20
         incoming:
