@@ -130,15 +130,16 @@ impl<'n> FromIterator<&'n str> for NameList {
 }
 
 /// What one open computation looked up: each name once, end to end in
-/// one buffer. A lookup notes a name millions of times over a revision;
-/// noted here it costs a hash and a probe, and a copy into the buffer the
-/// first time, never an allocation of its own.
-#[derive(Debug, Default)]
+/// one buffer. A lookup notes a name millions of times over a revision,
+/// most of them a name noted already: noted here it costs a hash, a probe
+/// and one comparison of bytes, and a copy into the buffer the first
+/// time, never an allocation of its own.
+#[derive(Debug)]
 struct Frame {
     /// The names in the order first noted, end to end.
     bytes: String,
-    /// Where each name ends in `bytes`.
-    ends: Vec<u32>,
+    /// Where each name starts in `bytes`, then where the last one ends.
+    bounds: Vec<u32>,
     /// Each name's hash, by position.
     hashes: Vec<u64>,
     /// Positions of the names, by hash.
@@ -148,37 +149,52 @@ struct Frame {
     replayed: FxHashSet<u64>,
 }
 
+impl Default for Frame {
+    fn default() -> Self {
+        Self {
+            bytes: String::new(),
+            bounds: vec![0],
+            hashes: Vec::new(),
+            index: hashbrown::HashTable::new(),
+            replayed: FxHashSet::default(),
+        }
+    }
+}
+
 impl Frame {
     /// Name number `at`.
     fn name(&self, at: usize) -> &str {
-        name_in(&self.bytes, &self.ends, at)
+        &self.bytes[self.bounds[at] as usize..self.bounds[at + 1] as usize]
     }
 
     fn len(&self) -> usize {
-        self.ends.len()
+        self.hashes.len()
     }
 
     /// Notes `name`, whose hash is `hash`, unless it is noted already.
     fn insert(&mut self, name: &str, hash: u64) {
         let Frame {
             bytes,
-            ends,
+            bounds,
             hashes,
             index,
             ..
         } = self;
-        let entry = index.entry(
-            hash,
-            |&at| name_in(bytes, ends, at as usize) == name,
-            |&at| hashes[at as usize],
-        );
-        if let hashbrown::hash_table::Entry::Vacant(vacant) = entry {
-            bytes.push_str(name);
-            let end = u32::try_from(bytes.len()).expect("a file looks up under 4 GiB of names");
-            vacant.insert(ends.len() as u32);
-            ends.push(end);
-            hashes.push(hash);
+        // Compared as bytes: a name is found far more often than added,
+        // and bytes need no check that a slice falls between characters.
+        let held = bytes.as_bytes();
+        let found = index.find(hash, |&at| {
+            let at = at as usize;
+            held[bounds[at] as usize..bounds[at + 1] as usize] == *name.as_bytes()
+        });
+        if found.is_some() {
+            return;
         }
+        bytes.push_str(name);
+        let end = u32::try_from(bytes.len()).expect("a file looks up under 4 GiB of names");
+        index.insert_unique(hash, hashes.len() as u32, |&at| hashes[at as usize]);
+        bounds.push(end);
+        hashes.push(hash);
     }
 
     /// Every name, sorted.
@@ -189,7 +205,7 @@ impl Frame {
     /// Empty again, its buffers kept.
     fn clear(&mut self) {
         self.bytes.clear();
-        self.ends.clear();
+        self.bounds.truncate(1);
         self.hashes.clear();
         self.index.clear();
         self.replayed.clear();
