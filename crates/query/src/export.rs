@@ -130,7 +130,7 @@ pub fn export(
                     owner: resolved.then_some(r.owner.as_str()),
                     params: resolved.then_some(r.params.as_slice()),
                     is_static: r.is_static,
-                    decl_line: decl_file.as_ref().map(|_| r.decl_line),
+                    decl_line: decl_file.as_ref().map(|_| snapshot.target_line(r)),
                     decl_file: decl_file.as_deref(),
                     resolved,
                     implicit: r.implicit,

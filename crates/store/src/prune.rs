@@ -104,7 +104,7 @@ impl Store {
         let delete = |statement: &str| tx.execute(statement, []).map(|n| n as u64).map_err(sql);
         removed.trees =
             delete("DELETE FROM trees WHERE id NOT IN (SELECT id FROM temp.live_trees)")?;
-        for table in ["elements", "ref_postings", "overrides"] {
+        for table in ["elements", "ref_postings", "overrides", "unit_paths"] {
             delete(&format!(
                 "DELETE FROM {table} WHERE unit_id NOT IN (SELECT id FROM temp.live_units)"
             ))?;

@@ -58,6 +58,7 @@ impl IndexTransaction<'_> {
         let mut delete_overrides =
             tx.prepare_cached("DELETE FROM overrides WHERE target_id = ?1 AND unit_id = ?2")?;
         let mut delete_elements = tx.prepare_cached("DELETE FROM elements WHERE unit_id = ?1")?;
+        let mut delete_paths = tx.prepare_cached("DELETE FROM unit_paths WHERE unit_id = ?1")?;
         let mut delete_unit = tx.prepare_cached("DELETE FROM units WHERE id = ?1")?;
         let mut removed = 0;
         for &unit in units {
@@ -96,6 +97,7 @@ impl IndexTransaction<'_> {
                 }
             }
             delete_elements.execute(params![unit])?;
+            delete_paths.execute(params![unit])?;
             removed += delete_unit.execute(params![unit])? as u64;
         }
         Ok(removed)

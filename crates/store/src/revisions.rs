@@ -357,6 +357,21 @@ impl Store {
         }))
     }
 
+    /// Every path a manifest ever put `unit` at, sorted: where to look for
+    /// the unit's files in one revision (each still to be checked against
+    /// its manifest).
+    pub fn unit_paths(&self, unit: i64) -> Result<Vec<String>, Error> {
+        let mut statement = self
+            .db()
+            .prepare_cached("SELECT path FROM unit_paths WHERE unit_id = ?1 ORDER BY path")
+            .map_err(|e| self.sqlite_error(e))?;
+        let rows = statement
+            .query_map(params![unit], |r| r.get(0))
+            .map_err(|e| self.sqlite_error(e))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(|e| self.sqlite_error(e))
+    }
+
     /// The files of `revision` that were not indexed, with why.
     pub fn skipped_files(&self, revision: &RevisionRow) -> Result<Vec<(String, String)>, Error> {
         let mut statement = self

@@ -119,6 +119,16 @@ CREATE TABLE IF NOT EXISTS targets (
     id   INTEGER NOT NULL
 ) WITHOUT ROWID;
 
+-- Every path a unit has had in a manifest (store/tree.rs writes them with
+-- the manifest's files): a question that names a few units finds their
+-- files in a revision among these paths, without reading the revision's
+-- whole manifest. A path is checked against the manifest before use.
+CREATE TABLE IF NOT EXISTS unit_paths (
+    unit_id INTEGER NOT NULL,
+    path    TEXT NOT NULL,
+    PRIMARY KEY (unit_id, path)
+) WITHOUT ROWID;
+
 -- The global reference index: which units reference a target. A
 -- revision's callers of X are the sites targeting X in the units of its
 -- manifest.

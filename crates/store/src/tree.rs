@@ -215,6 +215,15 @@ impl<'c> Trees<'c> {
         Ok(id)
     }
 
+    /// Notes that a manifest puts `unit` at `path` (see `unit_paths` in
+    /// the schema).
+    fn note_path(&self, unit: i64, path: &str) -> TreeResult<()> {
+        self.db
+            .prepare_cached("INSERT OR IGNORE INTO unit_paths (unit_id, path) VALUES (?1, ?2)")?
+            .execute(params![unit, path])?;
+        Ok(())
+    }
+
     /// Writes the manifest of `files` (path, blob, unit; any order, paths
     /// unique); its root.
     pub(crate) fn write<'p>(
@@ -242,6 +251,7 @@ impl<'c> Trees<'c> {
                             unit_id: files[at].2,
                         },
                     ));
+                    self.note_path(files[at].2, files[at].0)?;
                     at += 1;
                 }
                 Some((dir, _)) => {
@@ -296,6 +306,9 @@ impl<'c> Trees<'c> {
                     let entry = changes[at]
                         .1
                         .map(|(blob_id, unit_id)| Entry::File { blob_id, unit_id });
+                    if let Some((_, unit_id)) = changes[at].1 {
+                        self.note_path(unit_id, changes[at].0)?;
+                    }
                     node.set(rest, entry);
                     at += 1;
                 }

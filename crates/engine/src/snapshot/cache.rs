@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use refscope_store::FileEntry;
+use refscope_store::{FileEntry, TreeReader};
 
 use super::answers::RefHit;
 use super::data::FileData;
@@ -31,6 +31,12 @@ const FILE_BUDGET: u64 = 600_000;
 /// Memoized callers kept per revision, weighed in hits.
 const CALLERS_BUDGET: u64 = 200_000;
 
+/// Units whose files are found one by one, among the paths each unit has
+/// had, before the revision's whole manifest is read into a map instead:
+/// a lookup costs a query and a walk down the manifest's directories, the
+/// map (some 12 ms on the JDK's 15,000 files) a read of every directory.
+pub(super) const UNITS_ONE_BY_ONE: usize = 128;
+
 /// The reads and answers of one revision, shared by the snapshots built on
 /// it ([`Snapshot::with_cache`](super::Snapshot::with_cache)).
 #[derive(Debug)]
@@ -38,12 +44,32 @@ pub struct RevisionCache {
     pub(super) revision: RevisionRow,
     /// The revision's files by unit: the global index names units, and a
     /// unit may be shared by many revisions.
-    pub(super) files_by_unit: OnceLock<HashMap<i64, Vec<FileEntry>>>,
+    pub(super) files_by_unit: OnceLock<HashMap<i64, Arc<[FileEntry]>>>,
+    /// The manifest as read so far: files looked up by path, and units
+    /// whose files were found one by one.
+    pub(super) manifest: Mutex<ManifestReads>,
     /// Per file, the name line of each signature element: stored
     /// references point at declarations in other files by ordinal.
     pub(super) signature_lines: Mutex<HashMap<String, Arc<Vec<u32>>>>,
     pub(super) files: Mutex<Bounded<String, Arc<FileData>>>,
     pub(super) callers: Mutex<Bounded<CallersKey, Arc<Vec<RefHit>>>>,
+}
+
+/// What was read of a revision's manifest for lookups by path and by unit.
+#[derive(Default)]
+pub(super) struct ManifestReads {
+    /// The directories decoded.
+    pub(super) trees: TreeReader,
+    /// The files of units found one by one (before `files_by_unit`).
+    pub(super) units: HashMap<i64, Arc<[FileEntry]>>,
+}
+
+impl std::fmt::Debug for ManifestReads {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ManifestReads")
+            .field("units", &self.units.len())
+            .finish_non_exhaustive()
+    }
 }
 
 /// Memoized callers are keyed by element id and whether polymorphic
@@ -56,6 +82,7 @@ impl RevisionCache {
         Self {
             revision,
             files_by_unit: OnceLock::new(),
+            manifest: Mutex::default(),
             signature_lines: Mutex::default(),
             files: Mutex::new(Bounded::new(FILE_BUDGET)),
             callers: Mutex::new(Bounded::new(CALLERS_BUDGET)),
@@ -102,7 +129,7 @@ impl RevisionCache {
 /// Locks a cache map. A panic while holding the lock leaves a map that is
 /// still consistent (every update is one insert or one eviction), so a
 /// poisoned lock is taken over rather than passed on.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())

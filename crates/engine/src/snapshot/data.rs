@@ -3,12 +3,12 @@
 //! about it ([`ElementView`]).
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
+use refscope_resolve::FileResolution;
 use refscope_resolve::records::ElementRecord;
-use refscope_resolve::{FileResolution, ResolvedRef};
 use refscope_store::FileEntry;
-use refscope_syntax::facts::{Element, FileFacts, NO_ELEMENT, NO_ORDINAL};
+use refscope_syntax::facts::{Element, FileFacts, NO_ELEMENT};
 
 /// Everything read of one file of a revision: its facts and element
 /// records, and its resolved references once asked for.
@@ -97,48 +97,6 @@ impl FileData {
             ));
         }
         Ok(())
-    }
-
-    /// Makes the resolution of `data` (if decoded) say `line_of(path,
-    /// ordinal)` for the line of each target declared by ordinal in a file
-    /// for which it answers: in place when `data` is not shared, else in a
-    /// copy that replaces it.
-    pub(super) fn move_target_lines(
-        data: &mut Arc<FileData>,
-        line_of: &dyn Fn(&str, u32) -> Option<u32>,
-    ) {
-        let new_line = |r: &ResolvedRef| {
-            let path = r.decl_file.as_deref()?;
-            (r.decl_ordinal != NO_ORDINAL)
-                .then(|| line_of(path, r.decl_ordinal))
-                .flatten()
-                .filter(|&line| line != r.decl_line)
-        };
-        let moves =
-            |resolution: &FileResolution| resolution.refs.iter().any(|r| new_line(r).is_some());
-        if !data.resolution.get().is_some_and(moves) {
-            return;
-        }
-        let move_all = |resolution: &mut FileResolution| {
-            for r in &mut resolution.refs {
-                if let Some(line) = new_line(r) {
-                    r.decl_line = line;
-                }
-            }
-        };
-        if let Some(resolution) = Arc::get_mut(data).and_then(|d| d.resolution.get_mut()) {
-            move_all(resolution);
-            return;
-        }
-        let mut resolution = data.resolution.get().expect("checked above").clone();
-        move_all(&mut resolution);
-        *data = Arc::new(Self {
-            entry: data.entry.clone(),
-            facts: data.facts.clone(),
-            records: data.records.clone(),
-            resolution: OnceLock::from(resolution),
-            by_id: OnceLock::new(),
-        });
     }
 
     pub(super) fn weight(&self) -> u64 {

@@ -201,7 +201,7 @@ impl Snapshot<'_> {
             let file = self.file(&element.path)?;
             let loaded = walk.load(&file)?;
             let idx = element.record.idx;
-            out.push(sorted_hits(loaded.hits_where(|site| {
+            out.push(sorted_hits(loaded.hits_where(self, |site| {
                 site.enclosing != NO_ELEMENT
                     && loaded.facts.ancestry(site.enclosing).any(|a| a == idx)
             })));
@@ -222,9 +222,9 @@ impl Snapshot<'_> {
                 n_lines: loaded.facts.n_lines,
             });
         }
-        Ok(sorted_hits(
-            loaded.hits_where(|site| (start..=end).contains(&site.pos.line)),
-        ))
+        Ok(sorted_hits(loaded.hits_where(self, |site| {
+            (start..=end).contains(&site.pos.line)
+        })))
     }
 
     /// What overrides method `id`, or extends or implements type `id`,
@@ -294,9 +294,9 @@ impl Snapshot<'_> {
         for unit in units {
             for file in self.files_of_unit(unit)?.to_vec() {
                 let loaded = walk.load(&file)?;
-                hits.extend(
-                    loaded.refs_where(|r| r.confidence != Confidence::Unresolved && r.owner == id),
-                );
+                hits.extend(loaded.refs_where(self, |r| {
+                    r.confidence != Confidence::Unresolved && r.owner == id
+                }));
             }
         }
         Ok(sorted_hits(hits))
@@ -320,7 +320,7 @@ impl Snapshot<'_> {
         let rows = self.store.elements_with_id(id)?;
         let mut out = Vec::new();
         for (unit, idx) in rows {
-            for file in self.files_of_unit(unit)? {
+            for file in self.files_of_unit(unit)?.iter() {
                 out.push((file.clone(), idx));
             }
         }

@@ -18,8 +18,8 @@ mod walk;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use refscope_resolve::FileResolution;
 use refscope_resolve::records::ElementRecord;
+use refscope_resolve::{FileResolution, ResolvedRef};
 use refscope_store::{FileEntry, PackLocation, PackReader, RevisionRow, Store};
 use refscope_syntax::facts::{FileFacts, NO_ORDINAL};
 
@@ -28,6 +28,7 @@ use crate::source::Source;
 
 pub use answers::{CallersConfig, FoundElement, Implementation, RefHit};
 pub use cache::RevisionCache;
+use cache::{UNITS_ONE_BY_ONE, lock};
 pub use data::{ElementView, FileData};
 pub use diff::{ChangeKind, Diff, DiffConfig, ElementChange};
 pub use structure::{ElementSearch, glob_matches, id_matches, package_of};
@@ -143,21 +144,50 @@ impl<'s> Snapshot<'s> {
     }
 
     /// The files of the revision whose content is `unit` (usually one; a
-    /// blob copied to several paths gives several).
-    pub fn files_of_unit(&self, unit: i64) -> Result<&[FileEntry], Error> {
-        if self.cache.files_by_unit.get().is_none() {
-            let mut by_unit: HashMap<i64, Vec<FileEntry>> = HashMap::new();
-            for file in self.files()? {
-                by_unit.entry(file.unit_id).or_default().push(file);
-            }
-            let _ = self.cache.files_by_unit.set(by_unit);
+    /// blob copied to several paths gives several), sorted by path.
+    ///
+    /// The first units asked for are found among the paths each has had
+    /// in any manifest, each checked against this revision's; past
+    /// [`UNITS_ONE_BY_ONE`] of them, the whole manifest is read once into
+    /// a map by unit.
+    pub fn files_of_unit(&self, unit: i64) -> Result<Arc<[FileEntry]>, Error> {
+        if let Some(by_unit) = self.cache.files_by_unit.get() {
+            return Ok(by_unit.get(&unit).cloned().unwrap_or_else(|| Arc::new([])));
         }
-        Ok(self
-            .cache
-            .files_by_unit
-            .get()
-            .and_then(|by_unit| by_unit.get(&unit))
-            .map_or(&[], Vec::as_slice))
+        {
+            let mut reads = lock(&self.cache.manifest);
+            if let Some(files) = reads.units.get(&unit) {
+                return Ok(files.clone());
+            }
+            if reads.units.len() < UNITS_ONE_BY_ONE {
+                let mut files = Vec::new();
+                for path in self.store.unit_paths(unit)? {
+                    let found = reads.trees.file(self.store, self.revision.tree, &path)?;
+                    if let Some((blob_id, unit_id)) = found
+                        && unit_id == unit
+                    {
+                        files.push(FileEntry {
+                            path,
+                            blob_id,
+                            unit_id,
+                        });
+                    }
+                }
+                let files: Arc<[FileEntry]> = files.into();
+                reads.units.insert(unit, files.clone());
+                return Ok(files);
+            }
+        }
+        let mut by_unit: HashMap<i64, Vec<FileEntry>> = HashMap::new();
+        for file in self.files()? {
+            by_unit.entry(file.unit_id).or_default().push(file);
+        }
+        let by_unit = by_unit
+            .into_iter()
+            .map(|(unit, files)| (unit, Arc::from(files)))
+            .collect();
+        let by_unit = self.cache.files_by_unit.get_or_init(|| by_unit);
+        Ok(by_unit.get(&unit).cloned().unwrap_or_else(|| Arc::new([])))
     }
 
     /// The files whose qualification and resolution looked `name` up (a
@@ -187,12 +217,20 @@ impl<'s> Snapshot<'s> {
 
     /// One file of the revision.
     pub fn file(&self, path: &str) -> Result<FileEntry, Error> {
-        self.store
-            .manifest_file(&self.revision, path)?
-            .ok_or_else(|| Error::FileNotInRevision {
+        let found = lock(&self.cache.manifest)
+            .trees
+            .file(self.store, self.revision.tree, path)?;
+        match found {
+            Some((blob_id, unit_id)) => Ok(FileEntry {
+                path: path.to_string(),
+                blob_id,
+                unit_id,
+            }),
+            None => Err(Error::FileNotInRevision {
                 path: path.to_string(),
                 revision: self.revision.name.clone(),
-            })
+            }),
+        }
     }
 
     /// The facts of a file.
@@ -276,16 +314,29 @@ impl<'s> Snapshot<'s> {
     }
 
     /// The resolution of a file read with [`Self::file_data`], decoded on
-    /// first use.
+    /// first use. A reference whose target is declared in a source file
+    /// of the revision names the declaration by ordinal
+    /// ([`ResolvedRef::decl_ordinal`]); its line is left 0 here and read
+    /// with [`Self::target_line`] when asked for (a file calls into
+    /// hundreds of others, whose declarations would all be decoded).
     pub fn file_resolution<'d>(&self, data: &'d FileData) -> Result<&'d FileResolution, Error> {
         if let Some(resolution) = data.resolution.get() {
             return Ok(resolution);
         }
         let stored = self.store.unit_resolution(&data.entry)?;
-        let resolution = stored.expand(&mut |path, ordinal| self.signature_line(path, ordinal));
+        let resolution = stored.expand(&mut |_, _| 0);
         data.check_resolution(&resolution)
             .map_err(|message| self.damaged(&data.entry, &message))?;
         Ok(data.resolution.get_or_init(|| resolution))
+    }
+
+    /// The line of the declaration `r` targets: of its name, for a
+    /// declaration in a source file of the revision; 0 when unknown.
+    pub fn target_line(&self, r: &ResolvedRef) -> u32 {
+        match r.decl_file.as_deref() {
+            Some(path) if r.decl_ordinal != NO_ORDINAL => self.signature_line(path, r.decl_ordinal),
+            _ => r.decl_line,
+        }
     }
 
     /// The qualified element records of a file, by element index, as

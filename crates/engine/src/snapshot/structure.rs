@@ -59,7 +59,7 @@ impl Snapshot<'_> {
         // revision's manifest count, at each path that has them.
         let mut rows = Vec::new();
         for key in self.store.elements_in_id_range(&prefix, &high)? {
-            for file in self.files_of_unit(key.unit_id)? {
+            for file in self.files_of_unit(key.unit_id)?.iter() {
                 rows.push((
                     file.path.clone(),
                     key.idx,

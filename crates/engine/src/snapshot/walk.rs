@@ -62,7 +62,12 @@ impl LoadedFile {
             .map(|r| r.element_id.clone())
     }
 
-    pub(super) fn hit(&self, r: &ResolvedRef, via: Option<String>) -> Option<RefHit> {
+    pub(super) fn hit(
+        &self,
+        snapshot: &Snapshot<'_>,
+        r: &ResolvedRef,
+        via: Option<String>,
+    ) -> Option<RefHit> {
         let site = self.facts.ref_sites.get(r.site as usize)?;
         let named = if site.enclosing == NO_ELEMENT {
             None
@@ -87,22 +92,36 @@ impl LoadedFile {
             enclosing_named: named.and_then(|i| self.element_id(i)),
             via,
             decl_file: r.decl_file.clone(),
-            decl_line: (r.decl_file.is_some() && r.decl_line > 0).then_some(r.decl_line),
+            decl_line: r
+                .decl_file
+                .as_ref()
+                .map(|_| snapshot.target_line(r))
+                .filter(|&line| line > 0),
             alternatives: r.alternatives.clone(),
         })
     }
 
-    pub(super) fn refs_where(&self, keep: impl Fn(&ResolvedRef) -> bool) -> Vec<RefHit> {
+    pub(super) fn refs_where(
+        &self,
+        snapshot: &Snapshot<'_>,
+        keep: impl Fn(&ResolvedRef) -> bool,
+    ) -> Vec<RefHit> {
         self.resolution()
             .refs
             .iter()
             .filter(|r| keep(r))
-            .filter_map(|r| self.hit(r, None))
+            .filter_map(|r| self.hit(snapshot, r, None))
             .collect()
     }
 
-    pub(super) fn hits_where(&self, keep: impl Fn(&RefSite) -> bool) -> Vec<RefHit> {
-        self.refs_where(|r| self.facts.ref_sites.get(r.site as usize).is_some_and(&keep))
+    pub(super) fn hits_where(
+        &self,
+        snapshot: &Snapshot<'_>,
+        keep: impl Fn(&RefSite) -> bool,
+    ) -> Vec<RefHit> {
+        self.refs_where(snapshot, |r| {
+            self.facts.ref_sites.get(r.site as usize).is_some_and(&keep)
+        })
     }
 }
 
@@ -384,7 +403,7 @@ impl<'a, 's> Walk<'a, 's> {
                     if r.target_id().as_deref() != Some(target) {
                         continue;
                     }
-                    if let Some(hit) = loaded.hit(r, via.map(str::to_string)) {
+                    if let Some(hit) = loaded.hit(self.snapshot, r, via.map(str::to_string)) {
                         out.push(Candidate {
                             file: loaded.clone(),
                             site: r.site,

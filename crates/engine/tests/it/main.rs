@@ -7,4 +7,5 @@ mod damaged_rows;
 mod diff;
 mod revision_cache;
 mod store;
+mod unit_files;
 mod worktree_units;

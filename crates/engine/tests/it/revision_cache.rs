@@ -149,7 +149,7 @@ fn a_snapshot_following_the_next_revision_answers_as_a_fresh_one() {
     let dir = tempfile::tempdir().unwrap();
     let repo = git2::Repository::init(dir.path()).unwrap();
     // Audit calls Square#area too, and no reader holds its data: the new
-    // cache takes it over and moves its target's line in place.
+    // cache takes it over, and its target's line is read in v2.
     let audit = "package geo;\n\nclass Audit {\n    double of(Square s) {\n        return s.area();\n    }\n}\n";
     let files = [
         ("Audit.java", audit),
@@ -185,9 +185,9 @@ fn a_snapshot_following_the_next_revision_answers_as_a_fresh_one() {
     let first = Snapshot::new(&store, store.revision(&v1).unwrap().unwrap()).unwrap();
     let before = answers(&first);
 
-    // A reader still holding Report's data from v1: its copy is left as it
-    // was (the new cache gets one with the new lines); Shape's data, held
-    // by no one, is taken over as it is.
+    // A reader still holding Report's data from v1 still reads v1's line
+    // of its target; the new cache reads v2's. Shape's data, held by no
+    // one, is taken over as it is.
     let held = first
         .file_data(&first.file("Report.java").unwrap())
         .unwrap();
@@ -199,7 +199,7 @@ fn a_snapshot_following_the_next_revision_answers_as_a_fresh_one() {
         .refs
         .iter()
         .filter(|r| r.target_id().as_deref() == Some(area))
-        .map(|r| r.decl_line)
+        .map(|r| first.target_line(r))
         .collect();
     assert_eq!(held_lines, [11]);
     let fresh = Snapshot::new(&store, row).unwrap();
