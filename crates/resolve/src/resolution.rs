@@ -285,6 +285,38 @@ impl StoredResolution {
         out
     }
 
+    /// Each distinct id (as [`ResolvedRef::target_id`] spells it) that
+    /// resolved references point at, once, with the sites of those
+    /// references in order.
+    pub fn sites_by_target(&self) -> Vec<(String, Vec<u32>)> {
+        let mut by_target: rustc_hash::FxHashMap<(u32, bool), usize> = Default::default();
+        let mut by_id: rustc_hash::FxHashMap<String, usize> = Default::default();
+        let mut out: Vec<(String, Vec<u32>)> = Vec::new();
+        for r in &self.refs {
+            let is_field = r.kind == RefTargetKind::Field;
+            if r.confidence == Confidence::Unresolved {
+                continue;
+            }
+            let at = match by_target.get(&(r.target, is_field)) {
+                Some(&at) => at,
+                None => {
+                    let Some(target) = self.targets.get(r.target as usize) else {
+                        continue;
+                    };
+                    let id = spell_target_id(is_field, &target.owner, &target.name, &target.params);
+                    let at = *by_id.entry(id).or_insert_with_key(|id| {
+                        out.push((id.clone(), Vec::new()));
+                        out.len() - 1
+                    });
+                    by_target.insert((r.target, is_field), at);
+                    at
+                }
+            };
+            out[at].1.push(r.site);
+        }
+        out
+    }
+
     /// The expanded form; `decl_line_of(path, ordinal)` gives the name
     /// line of the signature element `ordinal` of `path` in the revision
     /// read (0 when unknown). Indices out of range (a corrupt record that

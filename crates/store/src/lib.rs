@@ -63,7 +63,7 @@ pub use error::Error;
 pub use full_layer::BulkLayer;
 pub use journal::Journal;
 pub use layers::{LayerBuilder, LayerKind, MAX_DEPTH};
-pub use links::{Links, SortedLinks};
+pub use links::{Links, SiteCounts, SortedLinks};
 pub use lock::WriteLock;
 pub use names::{BadNames, contains_name, decode_names, encode_names, for_each_name};
 pub use open::Store;

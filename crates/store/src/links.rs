@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use refscope_syntax::facts::{ExprShape, FileFacts, NO_ELEMENT};
 use rusqlite::{OptionalExtension, params};
 
 use crate::bulk::{Value, insert_rows};
@@ -22,10 +23,52 @@ use crate::transaction::IndexTransaction;
 pub struct Links {
     /// Target names, each with its number in this revision's links.
     targets: HashMap<HashedName, u32, std::hash::BuildHasherDefault<HashPassed>>,
-    /// (target number, unit).
-    pub(crate) postings: Vec<(u32, i64)>,
+    /// (target number, unit, how the unit's sites of it read).
+    pub(crate) postings: Vec<(u32, i64, SiteCounts)>,
     /// (target number, unit, element index).
     pub(crate) overrides: Vec<(u32, i64, u32)>,
+}
+
+/// How the sites of one unit that reference one target read, kept with
+/// the posting: a caller can count an element's callers, and tell which
+/// files it must read to list them, without reading every file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SiteCounts {
+    /// Sites at distinct positions.
+    pub sites: u32,
+    /// Of those, calls on `super` (plain or qualified).
+    pub on_super: u32,
+    /// Of those, calls on `this` (written or implicit) inside an element:
+    /// whether such a call can reach an override depends on the class
+    /// the call is in.
+    pub on_this: u32,
+}
+
+impl SiteCounts {
+    /// The counts of the sites numbered `sites` of `facts` (numbers out of
+    /// range are left out; two sites at one position count once).
+    pub fn of(sites: &[u32], facts: &FileFacts) -> Self {
+        let mut at: Vec<(u32, u32, u8)> = sites
+            .iter()
+            .filter_map(|&site| facts.ref_sites.get(site as usize))
+            .map(|site| {
+                let receiver = match site.receiver {
+                    ExprShape::Super | ExprShape::QualifiedSuper => 1,
+                    ExprShape::Implicit | ExprShape::This if site.enclosing != NO_ELEMENT => 2,
+                    _ => 0,
+                };
+                (site.pos.line, site.pos.col, receiver)
+            })
+            .collect();
+        at.sort_unstable();
+        at.dedup_by_key(|&mut (line, col, _)| (line, col));
+        let count = |receiver: u8| at.iter().filter(|&&(.., r)| r == receiver).count() as u32;
+        Self {
+            sites: at.len() as u32,
+            on_super: count(1),
+            on_this: count(2),
+        }
+    }
 }
 
 impl Links {
@@ -48,13 +91,13 @@ impl Links {
         for (at, &(_, number)) in names.iter().enumerate() {
             rank[number as usize] = at as u32;
         }
-        let mut postings: Vec<(u32, i64)> = self
+        let mut postings: Vec<(u32, i64, SiteCounts)> = self
             .postings
             .iter()
-            .map(|&(target, unit)| (rank[target as usize], unit))
+            .map(|&(target, unit, counts)| (rank[target as usize], unit, counts))
             .collect();
         postings.sort_unstable();
-        postings.dedup();
+        postings.dedup_by_key(|&mut (target, unit, _)| (target, unit));
         let mut overrides: Vec<(u32, i64, u32)> = self
             .overrides
             .iter()
@@ -74,8 +117,8 @@ impl Links {
 /// override links by the rank of their target's name.
 pub struct SortedLinks<'l> {
     names: Vec<&'l str>,
-    /// (target rank, unit).
-    postings: Vec<(u32, i64)>,
+    /// (target rank, unit, counts).
+    postings: Vec<(u32, i64, SiteCounts)>,
     /// (target rank, unit, element index).
     overrides: Vec<(u32, i64, u32)>,
 }
@@ -91,19 +134,28 @@ impl SortedLinks<'_> {
         // New targets' ids follow their names' order: when all are new (a
         // first index), the rows are in key order already.
         let resort = !ids.is_sorted();
-        let mut postings: Vec<(i64, i64)> = self
+        let mut postings: Vec<(i64, i64, SiteCounts)> = self
             .postings
             .iter()
-            .map(|&(target, unit)| (ids[target as usize], unit))
+            .map(|&(target, unit, counts)| (ids[target as usize], unit, counts))
             .collect();
         if resort {
             postings.sort_unstable();
         }
         insert_rows(
             tx,
-            "INSERT OR IGNORE INTO ref_postings (target_id, unit_id) VALUES ",
+            "INSERT OR IGNORE INTO ref_postings (target_id, unit_id, sites, on_super, on_this) \
+             VALUES ",
             &postings,
-            |&(target, unit)| [Value::Int(target), Value::Int(unit)],
+            |&(target, unit, counts)| {
+                [
+                    Value::Int(target),
+                    Value::Int(unit),
+                    Value::from(counts.sites),
+                    Value::from(counts.on_super),
+                    Value::from(counts.on_this),
+                ]
+            },
         )?;
         let mut overrides: Vec<(i64, i64, u32)> = self
             .overrides

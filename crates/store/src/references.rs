@@ -7,6 +7,7 @@ use refscope_syntax::facts::ElementKind;
 use rusqlite::{ToSql, params};
 
 use crate::error::Error;
+use crate::links::SiteCounts;
 use crate::open::Store;
 
 /// An element row found by id: where it is and what it is.
@@ -90,6 +91,31 @@ impl Store {
              WHERE t.name = ?1",
             &[&target],
         )
+    }
+
+    /// The units posted for `target`, each with how its sites of it read.
+    pub fn postings_with_counts(&self, target: &str) -> Result<Vec<(i64, SiteCounts)>, Error> {
+        let mut statement = self
+            .db()
+            .prepare_cached(
+                "SELECT p.unit_id, p.sites, p.on_super, p.on_this FROM targets t \
+                 JOIN ref_postings p ON p.target_id = t.id WHERE t.name = ?1",
+            )
+            .map_err(|e| self.sqlite_error(e))?;
+        let rows = statement
+            .query_map(params![target], |r| {
+                Ok((
+                    r.get(0)?,
+                    SiteCounts {
+                        sites: r.get(1)?,
+                        on_super: r.get(2)?,
+                        on_this: r.get(3)?,
+                    },
+                ))
+            })
+            .map_err(|e| self.sqlite_error(e))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(|e| self.sqlite_error(e))
     }
 
     /// `(target, unit)` of the postings whose target is in `[low, high)`.

@@ -131,10 +131,15 @@ CREATE TABLE IF NOT EXISTS unit_paths (
 
 -- The global reference index: which units reference a target. A
 -- revision's callers of X are the sites targeting X in the units of its
--- manifest.
+-- manifest. With each, how those sites read (store/links.rs SiteCounts):
+-- how many at distinct positions, how many call on `super`, how many on
+-- `this` (written or implicit).
 CREATE TABLE IF NOT EXISTS ref_postings (
     target_id INTEGER NOT NULL,
     unit_id   INTEGER NOT NULL,
+    sites     INTEGER NOT NULL,
+    on_super  INTEGER NOT NULL,
+    on_this   INTEGER NOT NULL,
     PRIMARY KEY (target_id, unit_id)
 ) WITHOUT ROWID;
 

@@ -7,13 +7,13 @@ use std::sync::Arc;
 use refscope_resolve::records::ElementRecord;
 use refscope_resolve::{FileResolution, StoredResolution, TrackedResolution};
 use refscope_syntax::Digest128;
-use refscope_syntax::facts::ElementKind;
+use refscope_syntax::facts::{ElementKind, FileFacts};
 use rusqlite::{OptionalExtension, params};
 
 use crate::blob::BlobId;
 use crate::bulk::BulkInsert;
 use crate::error::Error;
-use crate::links::{HashedName, Links};
+use crate::links::{HashedName, Links, SiteCounts};
 use crate::names::{decode_names, encode_names};
 use crate::open::Store;
 use crate::symbols::UnitSymbols;
@@ -32,8 +32,8 @@ pub struct NewUnit {
     deps: Vec<u8>,
     /// The unit's symbols ([`crate::symbols::encode`]).
     symbols: Vec<u8>,
-    /// The distinct targets of the references.
-    targets: Vec<HashedName>,
+    /// The distinct targets of the references, with how their sites read.
+    targets: Vec<(HashedName, SiteCounts)>,
     /// (element index, target) of each override link.
     overrides: Vec<(u32, HashedName)>,
     /// The element rows.
@@ -43,12 +43,14 @@ pub struct NewUnit {
 impl NewUnit {
     /// The rows of `blob_id`'s resolution and symbols, made on the worker
     /// that resolved it. `deps` are every name the file's qualification
-    /// and resolution looked up, sorted.
+    /// and resolution looked up, sorted; `facts` are the file's, which
+    /// the resolution's sites index.
     pub fn new(
         blob_id: &BlobId,
         resolved: Arc<TrackedResolution>,
         deps: impl IntoIterator<Item = impl AsRef<str>>,
         symbols: &UnitSymbols,
+        facts: &FileFacts,
     ) -> Self {
         Self::from_parts(
             blob_id,
@@ -56,6 +58,7 @@ impl NewUnit {
             &resolved.resolution,
             deps,
             symbols,
+            facts,
         )
     }
 
@@ -70,6 +73,7 @@ impl NewUnit {
         resolution: &FileResolution,
         deps: impl IntoIterator<Item = impl AsRef<str>>,
         symbols: &UnitSymbols,
+        facts: &FileFacts,
     ) -> Self {
         let stored = resolution.to_stored();
         // Archived resolutions come to about 55 bytes per reference on the
@@ -95,9 +99,9 @@ impl NewUnit {
             deps,
             symbols,
             targets: stored
-                .target_ids()
+                .sites_by_target()
                 .into_iter()
-                .map(HashedName::new)
+                .map(|(id, sites)| (HashedName::new(id), SiteCounts::of(&sites, facts)))
                 .collect(),
             overrides,
             elements: ElementRows::new(records),
@@ -248,11 +252,10 @@ fn store_unit(
     ])?;
     let unit = tx.last_insert_rowid();
     // Most targets are referenced several times: the stored form has each
-    // once. (A target twice here is posted twice, and Links::sorted
-    // dedups postings.)
-    for target in targets {
+    // once.
+    for (target, counts) in targets {
         let target = links.target(target);
-        links.postings.push((target, unit));
+        links.postings.push((target, unit, counts));
     }
     for (element, target) in overrides {
         let target = links.target(target);

@@ -197,7 +197,6 @@ pub(super) fn index_full(
                 slot as u32,
                 new_log(),
             );
-            drop(facts);
             let unit_symbols = if incremental_data {
                 symbols.to_unit()
             } else {
@@ -205,7 +204,14 @@ pub(super) fn index_full(
             };
             let keys = encode_names(unit_symbols.keys());
             let deps = std::mem::take(&mut tracked.deps);
-            let unit = NewUnit::new(&file.blob_id, Arc::new(tracked), deps.iter(), &unit_symbols);
+            let unit = NewUnit::new(
+                &file.blob_id,
+                Arc::new(tracked),
+                deps.iter(),
+                &unit_symbols,
+                &facts,
+            );
+            drop(facts);
             Ok::<_, Error>((unit, keys))
         },
         |at, resolved| {

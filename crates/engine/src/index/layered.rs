@@ -342,7 +342,13 @@ pub(super) fn index_layered(
                 LookupLog::default(),
             );
             let deps = std::mem::take(&mut tracked.deps);
-            let unit = NewUnit::new(blob_id, Arc::new(tracked), deps.iter(), &symbols.to_unit());
+            let unit = NewUnit::new(
+                blob_id,
+                Arc::new(tracked),
+                deps.iter(),
+                &symbols.to_unit(),
+                &facts,
+            );
             Ok::<_, Error>((unit, deps))
         },
         |at, resolved| {

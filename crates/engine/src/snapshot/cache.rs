@@ -20,6 +20,7 @@ use refscope_store::{FileEntry, TreeReader};
 
 use super::answers::RefHit;
 use super::data::FileData;
+use super::plan::CallerPlan;
 use refscope_store::RevisionRow;
 
 /// Decoded files kept per revision, weighed in elements plus reference
@@ -30,6 +31,9 @@ const FILE_BUDGET: u64 = 600_000;
 
 /// Memoized callers kept per revision, weighed in hits.
 const CALLERS_BUDGET: u64 = 200_000;
+
+/// Where the callers of elements are, kept per revision, weighed in files.
+const PLANS_BUDGET: u64 = 200_000;
 
 /// Units whose files are found one by one, among the paths each unit has
 /// had, before the revision's whole manifest is read into a map instead:
@@ -53,6 +57,8 @@ pub struct RevisionCache {
     pub(super) signature_lines: Mutex<HashMap<String, Arc<Vec<u32>>>>,
     pub(super) files: Mutex<Bounded<String, Arc<FileData>>>,
     pub(super) callers: Mutex<Bounded<CallersKey, Arc<Vec<RefHit>>>>,
+    /// Where the callers of elements are (see `window.rs`).
+    pub(super) caller_plans: Mutex<Bounded<CallersKey, Arc<CallerPlan>>>,
 }
 
 /// What was read of a revision's manifest for lookups by path and by unit.
@@ -86,6 +92,7 @@ impl RevisionCache {
             signature_lines: Mutex::default(),
             files: Mutex::new(Bounded::new(FILE_BUDGET)),
             callers: Mutex::new(Bounded::new(CALLERS_BUDGET)),
+            caller_plans: Mutex::new(Bounded::new(PLANS_BUDGET)),
         }
     }
 
@@ -118,6 +125,15 @@ impl RevisionCache {
             .collect();
         *files = Bounded::new(FILE_BUDGET);
         taken
+    }
+
+    pub(super) fn caller_plan(&self, id: &str, polymorphic: bool) -> Option<Arc<CallerPlan>> {
+        lock(&self.caller_plans).get(&(id.to_string(), polymorphic))
+    }
+
+    pub(super) fn keep_caller_plan(&self, id: &str, polymorphic: bool, plan: Arc<CallerPlan>) {
+        let weight = plan.weight();
+        lock(&self.caller_plans).insert((id.to_string(), polymorphic), plan, weight);
     }
 
     pub(super) fn keep_callers(&self, id: &str, polymorphic: bool, hits: Arc<Vec<RefHit>>) {

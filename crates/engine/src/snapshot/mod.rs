@@ -12,8 +12,10 @@ mod data;
 mod diff;
 mod follow;
 mod graph;
+mod plan;
 mod structure;
 mod walk;
+mod window;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -140,6 +140,11 @@ impl<'a, 's> Walk<'a, 's> {
         }
     }
 
+    /// The snapshot walked.
+    pub(super) fn snapshot(&self) -> &'a Snapshot<'s> {
+        self.snapshot
+    }
+
     pub(super) fn load(&mut self, file: &FileEntry) -> Result<LoadedFile, Error> {
         let data = self.snapshot.file_data(file)?;
         self.snapshot.file_resolution(&data)?;

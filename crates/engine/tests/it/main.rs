@@ -1,6 +1,7 @@
 //! The engine end to end, in process: real git repositories, real store
 //! files in temporary directories, the stub JDK.
 
+mod callers_window;
 mod common;
 mod damaged_layers;
 mod damaged_rows;

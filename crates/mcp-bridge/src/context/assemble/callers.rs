@@ -48,10 +48,13 @@ impl Answer<'_, '_> {
     }
 
     /// The sites referencing `id`, level by level up to the caller depth.
-    /// A list cut at `max_callers` is counted, not built past the cut.
+    /// A list cut at `max_callers` is counted, not built past the cut:
+    /// only the files holding the callers shown are read.
     pub(super) fn reference_locations(&mut self, id: &str) -> Result<Vec<Value>, ContextError> {
         let include_tests = self.settings.include_tests;
-        let shown = move |hit: &&RefHit| include_tests || !is_test_path(&hit.path);
+        let shown = move |path: &str| include_tests || !is_test_path(path);
+        let config = CallersConfig::default();
+        let max = self.settings.max_callers as usize;
         let list_key = key(self.style(), Key::ReferenceLocations);
         let mut out = Vec::new();
         let mut frontier = vec![id.to_string()];
@@ -59,12 +62,9 @@ impl Answer<'_, '_> {
         for depth in 1..=self.settings.caller_depth {
             let mut next = Vec::new();
             for element in &frontier {
-                let all = self
-                    .cache
-                    .snapshot
-                    .callers_shared(element, &CallersConfig::default())?;
-                let total = all.iter().filter(shown).count();
-                let kept = total.min(self.settings.max_callers as usize);
+                let snapshot = &self.cache.snapshot;
+                let (first, total) = snapshot.callers_window(element, &config, &shown, 0..max)?;
+                let kept = first.len();
                 if kept < total {
                     let what = format!("reference_locations of {element}");
                     let note = "raise max_callers to see more, or continue with next_cursor";
@@ -72,17 +72,15 @@ impl Answer<'_, '_> {
                         self.pages
                             .cut(&mut self.truncated, what, list_key, kept, total, note)?
                     {
-                        let items = all
-                            .iter()
-                            .filter(shown)
-                            .skip(page.start)
-                            .take(page.len())
-                            .map(|hit| self.location(hit, depth))
-                            .collect();
+                        let (hits, _) = self
+                            .cache
+                            .snapshot
+                            .callers_window(element, &config, &shown, page)?;
+                        let items = hits.iter().map(|hit| self.location(hit, depth)).collect();
                         self.pages.continue_with(Value::Array(items));
                     }
                 }
-                for hit in all.iter().filter(shown).take(kept) {
+                for hit in &first {
                     out.push(self.location(hit, depth));
                     if let Some(caller) = hit.enclosing_named.clone()
                         && caller.contains('(')

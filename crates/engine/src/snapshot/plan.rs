@@ -1,0 +1,23 @@
+//! Where the callers of one element are, file by file: what `window.rs`
+//! works out once per element and the revision's cache keeps.
+
+use refscope_store::FileEntry;
+
+/// Where the callers of one element are, file by file.
+#[derive(Debug)]
+pub(super) struct CallerPlan {
+    /// What a caller's site targets: the element (no `via`), then, for
+    /// polymorphic callers, each method it overrides (as its own `via`).
+    pub(super) targets: Vec<(String, Option<String>)>,
+    /// The class declaring the element.
+    pub(super) own_class: String,
+    /// Each file with callers, by path, with how many.
+    pub(super) files: Vec<(FileEntry, usize)>,
+}
+
+impl CallerPlan {
+    /// How many files it names: what keeping it costs.
+    pub(super) fn weight(&self) -> u64 {
+        1 + self.files.len() as u64
+    }
+}
