@@ -41,6 +41,12 @@ pub struct IndexArgs {
     /// `DIR/*` for every jar in DIR; may be repeated.
     #[arg(long, value_name = "JARS")]
     classpath: Vec<String>,
+    /// Do not add the jars of the dependencies the build files declare
+    /// (pom.xml, build.gradle; see `refscope deps`).
+    #[arg(long)]
+    no_auto_classpath: bool,
+    #[command(flatten)]
+    repos: crate::deps::RepoArgs,
     /// Skip files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = SourceLimits::default().max_file_bytes)]
     max_file_size: u64,
@@ -94,7 +100,12 @@ pub fn run(args: IndexArgs) -> Result<()> {
         }
         return Ok(());
     }
-    let classpath = expand_classpath(&args.classpath)?;
+    let mut classpath = expand_classpath(&args.classpath)?;
+    for jar in crate::deps::auto_classpath(&args.path, &args.repos, args.no_auto_classpath) {
+        if !classpath.contains(&jar) {
+            classpath.push(jar);
+        }
+    }
     let show_progress = std::io::stderr().is_terminal();
     let config = IndexConfig {
         jobs: args.jobs,

@@ -8,6 +8,7 @@ mod alloc;
 mod at;
 mod context;
 mod dependents;
+mod deps;
 mod graph;
 mod history;
 mod index;
@@ -151,6 +152,12 @@ enum Command {
         after_help = "Examples:\n  refscope stats\n  refscope stats --store /tmp/store --json"
     )]
     Stats(stats::StatsArgs),
+    /// List the dependency jars a project's build files declare (pom.xml,
+    /// build.gradle, version catalogs), as found on this machine.
+    #[command(
+        after_help = "Examples:\n  refscope deps\n  refscope deps ~/src/shop --json\n  refscope deps --maven-repo /srv/m2 --maven-repo /usr/share/java\n\nNothing is downloaded and no build runs. A version that is not present is\nreplaced by a version alias (Debian's `debian`) or the nearest version\npresent; `index` and `watch` put the jars found on the class path unless\n--no-auto-classpath."
+    )]
+    Deps(deps::DepsArgs),
     /// Remove old revisions from a store, and everything only they used.
     #[command(
         after_help = "Examples:\n  refscope prune --keep 20\n  refscope prune --before 2026-11-01 --dry-run\n  refscope prune --keep 1 --store /tmp/store --json\n\nEvery remaining revision answers as before. Revisions a review task names\nare kept."
@@ -213,6 +220,7 @@ fn main() -> ExitCode {
         Command::Prune(args) => prune::run(args),
         Command::Dependents(args) => dependents::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Deps(args) => deps::run(args),
         Command::Watch(args) => watch::run(args),
         Command::Task(args) => task::run(args),
         Command::Context(args) => context::run(args),

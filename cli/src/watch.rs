@@ -23,6 +23,12 @@ pub struct WatchArgs {
     /// Jar files whose classes calls may resolve to, as for `index`.
     #[arg(long, value_name = "JARS")]
     classpath: Vec<String>,
+    /// Do not add the jars of the dependencies the build files declare, as
+    /// for `index`.
+    #[arg(long)]
+    no_auto_classpath: bool,
+    #[command(flatten)]
+    repos: crate::deps::RepoArgs,
     /// How long the files must be left alone before an update starts (an
     /// update also waits while a Java file written to is still open or git
     /// holds its index lock).
@@ -47,7 +53,17 @@ pub fn run(args: WatchArgs) -> Result<()> {
         },
         index: IndexConfig {
             jobs: args.jobs,
-            classpath: crate::index::expand_classpath(&args.classpath)?,
+            classpath: {
+                let mut jars = crate::index::expand_classpath(&args.classpath)?;
+                for jar in
+                    crate::deps::auto_classpath(&args.path, &args.repos, args.no_auto_classpath)
+                {
+                    if !jars.contains(&jar) {
+                        jars.push(jar);
+                    }
+                }
+                jars
+            },
             ..IndexConfig::default()
         },
     };

@@ -22,6 +22,12 @@ pub fn refscope() -> Command {
     if !crate::INSTALLED_JDK {
         command.env("JAVA_HOME", refscope_test_support::jdk_stub_home());
     }
+    // Hermetic: dependency jars are looked up in no directory of this
+    // machine unless a test names one (--maven-repo).
+    command.env(
+        "REFSCOPE_MAVEN_REPOS",
+        workspace_root().join("target/no-maven-repo"),
+    );
     command
 }
 

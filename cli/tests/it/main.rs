@@ -13,6 +13,7 @@ mod cli;
 mod concurrency;
 mod context;
 mod crash;
+mod deps;
 mod dirty_sets;
 mod doc_examples;
 mod fixtures;

@@ -220,18 +220,31 @@ fn signature_attribute(pool: &mut ConstantPool, out: &mut Vec<u8>, signature: &s
 /// A jmod (`JM`, version, then a zip archive) holding the listing's
 /// classes under `classes/`.
 fn jmod(listing: &str) -> Vec<u8> {
+    let mut out = b"JM\x01\x00".to_vec();
+    out.extend_from_slice(&archive(listing, "classes/"));
+    out
+}
+
+/// A zip of the class files of `listing` (lines as in
+/// `jdk-stub/java.base.txt`), each under `prefix`.
+fn archive(listing: &str, prefix: &str) -> Vec<u8> {
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options =
         zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     for class in parse_listing(listing) {
-        zip.start_file(format!("classes/{}.class", class.name), options)
+        zip.start_file(format!("{prefix}{}.class", class.name), options)
             .unwrap();
         zip.write_all(&class_file(&class)).unwrap();
     }
-    let archive = zip.finish().unwrap().into_inner();
-    let mut out = b"JM\x01\x00".to_vec();
-    out.extend_from_slice(&archive);
-    out
+    zip.finish().unwrap().into_inner()
+}
+
+/// A jar of the classes `listing` describes, one line per class or member
+/// as in `jdk-stub/java.base.txt` (`class NAME ACCESS SUPER SIGNATURE`,
+/// `method ACCESS NAME DESCRIPTOR SIGNATURE`, `-` for none): a library for
+/// tests, with no code in its methods.
+pub fn jar(listing: &str) -> Vec<u8> {
+    archive(listing, "")
 }
 
 #[cfg(test)]

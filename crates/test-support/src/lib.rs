@@ -25,4 +25,4 @@ pub mod paths;
 pub mod review;
 
 pub use git::{Author, Change, TestRepo, commit, commit_as};
-pub use jdk_stub::jdk_stub_home;
+pub use jdk_stub::{jar, jdk_stub_home};

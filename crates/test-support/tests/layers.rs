@@ -30,6 +30,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("refscope-query", &["refscope-engine"]),
     ("refscope-tool", &[]),
+    // A project's dependency jars, from its build files: nothing of ours.
+    ("refscope-deps", &[]),
     ("refscope-aicr", &["refscope-tool"]),
     (
         "refscope-mcp-bridge",
@@ -67,6 +69,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "refscope-engine",
             "refscope-query",
             "refscope-tool",
+            "refscope-deps",
             "refscope-aicr",
             "refscope-mcp-bridge",
             "refscope-lsp",
