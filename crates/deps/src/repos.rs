@@ -70,6 +70,22 @@ pub struct Located {
     pub substituted: Option<String>,
 }
 
+impl Located {
+    /// `path`, of version `found`, taken because `asked` is not present;
+    /// `what` says what `found` is.
+    fn instead(asked: &str, path: PathBuf, found: &str, what: &str) -> Self {
+        let why = match found {
+            "" => format!("{asked} is not present; the system's unversioned jar stands for it"),
+            _ => format!("{asked} is not present; {found} is {what}"),
+        };
+        Self {
+            path,
+            version: found.to_string(),
+            substituted: Some(why),
+        }
+    }
+}
+
 impl Repositories {
     /// The usual places under `home` (the user's home directory, when
     /// known) and Debian's shared directories, those that exist.
@@ -139,21 +155,6 @@ impl Repositories {
         }
         let major = version.split(['.', '-']).next().unwrap_or("");
         let aliases = [format!("{major}.x"), "debian".to_string()];
-        for alias in &aliases {
-            for (found, root) in &present {
-                if found == alias
-                    && let Some(path) = root.file(group, artifact, found, kind)
-                {
-                    return Some(Located {
-                        path,
-                        version: found.clone(),
-                        substituted: Some(format!(
-                            "{version} is not present; {found} is the system's version"
-                        )),
-                    });
-                }
-            }
-        }
         let numbered: Vec<&str> = present
             .iter()
             .map(|(found, _)| found.as_str())
@@ -161,28 +162,25 @@ impl Repositories {
                 found.starts_with(|c: char| c.is_ascii_digit()) && !found.ends_with(".x")
             })
             .collect();
-        if let Some(nearest) = version::nearest(version, &numbered)
-            && let Some((found, root)) = present.iter().find(|(found, _)| found == nearest)
-            && let Some(path) = root.file(group, artifact, found, kind)
-        {
-            return Some(Located {
-                path,
-                version: found.clone(),
-                substituted: Some(format!(
-                    "{version} is not present; {found} is the nearest version present"
-                )),
-            });
-        }
-        // An unversioned jar is whatever version the system has.
-        let (_, root) = present.iter().find(|(found, _)| found.is_empty())?;
-        let path = root.file(group, artifact, "", kind)?;
-        Some(Located {
-            path,
-            version: String::new(),
-            substituted: Some(format!(
-                "{version} is not present; the system's unversioned jar stands for it"
-            )),
-        })
+        let take = |wanted: &str, what: &'static str| {
+            present
+                .iter()
+                .find(|(found, _)| found == wanted)
+                .map(|(found, root)| (found.as_str(), *root, what))
+        };
+        let (found, root, what) = aliases
+            .iter()
+            .find_map(|alias| take(alias, "the system's version"))
+            .or_else(|| {
+                take(
+                    version::nearest(version, &numbered)?,
+                    "the nearest version present",
+                )
+            })
+            // An unversioned jar is whatever version the system has.
+            .or_else(|| take("", ""))?;
+        let path = root.file(group, artifact, found, kind)?;
+        Some(Located::instead(version, path, found, what))
     }
 
     /// The roots, for messages.
