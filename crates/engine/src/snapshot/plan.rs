@@ -11,8 +11,20 @@ pub(super) struct CallerPlan {
     pub(super) targets: Vec<(String, Option<String>)>,
     /// The class declaring the element.
     pub(super) own_class: String,
-    /// Each file with callers, by path, with how many.
-    pub(super) files: Vec<(FileEntry, usize)>,
+    /// Each file with callers, by path.
+    pub(super) files: Vec<PlannedFile>,
+}
+
+/// A file with callers of the element.
+#[derive(Debug)]
+pub(super) struct PlannedFile {
+    pub(super) entry: FileEntry,
+    /// How many.
+    pub(super) callers: usize,
+    /// Whether they were counted by reading the file (calls on `this`,
+    /// whose dispatch depends on the classes of the revision), not from
+    /// the counts kept with the index alone.
+    pub(super) read: bool,
 }
 
 impl CallerPlan {

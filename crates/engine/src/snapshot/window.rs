@@ -10,7 +10,7 @@
 //! can say (see [`Walk::dispatch_may_reach`]). A window then reads only
 //! the files it falls in, and the files with such calls on `this`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -18,7 +18,7 @@ use refscope_store::FileEntry;
 
 use super::Snapshot;
 use super::answers::{CallersConfig, RefHit};
-use super::plan::CallerPlan;
+use super::plan::{CallerPlan, PlannedFile};
 use super::walk::{Candidate, Walk, owner_of, sorted_hits};
 use crate::error::Error;
 
@@ -76,12 +76,17 @@ impl Snapshot<'_> {
             return Ok(window_of(&all, shown, range));
         }
         let plan = self.caller_plan(id, config)?;
-        let listed = plan.files.iter().filter(|(file, _)| shown(&file.path));
-        let total = listed.clone().map(|&(_, n)| n).sum();
+        let listed = plan.files.iter().filter(|f| shown(&f.entry.path));
+        let total = listed.clone().map(|f| f.callers).sum();
         let mut walk = Walk::new(self);
         let mut hits = Vec::new();
         let mut start = 0;
-        for (file, n) in listed {
+        for PlannedFile {
+            entry: file,
+            callers: n,
+            ..
+        } in listed
+        {
             let end = start + n;
             if start >= range.end {
                 break;
@@ -109,6 +114,63 @@ impl Snapshot<'_> {
             start = end;
         }
         Ok((hits, total))
+    }
+
+    /// The callers of `id` in files `shown` keeps that this revision has
+    /// and `base` has not, and those `base` has and this one has not, each
+    /// in [`Self::callers`]' order; two callers are the same when their
+    /// files and calling elements are (lines move). Only files whose
+    /// resolution differs between the two revisions are read (and those
+    /// whose calls on `this` make the count depend on the revision): a file
+    /// with the same unit in both calls the same way.
+    pub fn callers_gained_and_lost(
+        &self,
+        base: &Snapshot<'_>,
+        id: &str,
+        config: &CallersConfig,
+        shown: &dyn Fn(&str) -> bool,
+    ) -> Result<(Vec<RefHit>, Vec<RefHit>), Error> {
+        let (head_plan, base_plan) = (self.caller_plan(id, config)?, base.caller_plan(id, config)?);
+        if head_plan.targets != base_plan.targets {
+            // The element overrides other methods than it did: every
+            // file's callers may differ.
+            let head = self.callers_shared(id, config)?;
+            let old = base.callers_shared(id, config)?;
+            let listed =
+                |hits: &[RefHit]| hits.iter().filter(|h| shown(&h.path)).cloned().collect();
+            return Ok(gained_and_lost(listed(&head), listed(&old)));
+        }
+        let mut by_path: BTreeMap<&str, (Option<&PlannedFile>, Option<&PlannedFile>)> =
+            BTreeMap::new();
+        for file in head_plan.files.iter().filter(|f| shown(&f.entry.path)) {
+            by_path.entry(&file.entry.path).or_default().0 = Some(file);
+        }
+        for file in base_plan.files.iter().filter(|f| shown(&f.entry.path)) {
+            by_path.entry(&file.entry.path).or_default().1 = Some(file);
+        }
+        let (mut head_walk, mut base_walk) = (Walk::new(self), Walk::new(base));
+        let (mut gained, mut lost) = (Vec::new(), Vec::new());
+        for (head, old) in by_path.into_values() {
+            if let (Some(h), Some(b)) = (head, old)
+                && h.entry.unit_id == b.entry.unit_id
+                && !h.read
+                && !b.read
+            {
+                continue;
+            }
+            let head = match head {
+                Some(file) => head_plan.hits_in(&mut head_walk, &file.entry)?,
+                None => Vec::new(),
+            };
+            let old = match old {
+                Some(file) => base_plan.hits_in(&mut base_walk, &file.entry)?,
+                None => Vec::new(),
+            };
+            let (g, l) = gained_and_lost(head, old);
+            gained.extend(g);
+            lost.extend(l);
+        }
+        Ok((gained, lost))
     }
 
     /// Where the callers of `id` are: kept in the revision's cache.
@@ -147,13 +209,17 @@ impl Snapshot<'_> {
             own_class: owner_of(id).to_string(),
             files: Vec::with_capacity(files.len()),
         };
-        for (_, (file, counted, read)) in files {
-            let n = match read {
-                true => plan.hits_in(&mut walk, &file)?.len(),
+        for (_, (entry, counted, read)) in files {
+            let callers = match read {
+                true => plan.hits_in(&mut walk, &entry)?.len(),
                 false => counted,
             };
-            if n > 0 {
-                plan.files.push((file, n));
+            if callers > 0 {
+                plan.files.push(PlannedFile {
+                    entry,
+                    callers,
+                    read,
+                });
             }
         }
         let plan = Arc::new(plan);
@@ -161,6 +227,27 @@ impl Snapshot<'_> {
             .keep_caller_plan(id, config.polymorphic, plan.clone());
         Ok(plan)
     }
+}
+
+/// The hits of `head` whose file and calling element no hit of `base` has,
+/// and the other way round.
+fn gained_and_lost(head: Vec<RefHit>, base: Vec<RefHit>) -> (Vec<RefHit>, Vec<RefHit>) {
+    fn site(hit: &RefHit) -> (&str, Option<&str>) {
+        (&hit.path, hit.enclosing_named.as_deref())
+    }
+    let head_sites: HashSet<_> = head.iter().map(site).collect();
+    let base_sites: HashSet<_> = base.iter().map(site).collect();
+    let gained = head
+        .iter()
+        .filter(|h| !base_sites.contains(&site(h)))
+        .cloned()
+        .collect();
+    let lost = base
+        .iter()
+        .filter(|b| !head_sites.contains(&site(b)))
+        .cloned()
+        .collect();
+    (gained, lost)
 }
 
 /// The hits of `all` in files `shown` keeps, at positions `range` of

@@ -142,3 +142,76 @@ fn windows_of_callers_in_the_fixtures() {
         assert!(check_windows(&store) > 0, "{fixture}");
     }
 }
+
+/// The callers gained and lost between two revisions, reading only the
+/// files that differ, are those of the full lists' difference.
+#[test]
+fn callers_gained_and_lost_are_the_difference_of_the_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = git2::Repository::init(dir.path()).unwrap();
+    let v1 = crate::common::commit(&repo, SHAPES, &[], "v1");
+    let v2 = crate::common::commit(
+        &repo,
+        &[
+            // Calls moved between methods, one dropped, one added.
+            (
+                "src/p/User.java",
+                "package p;\n\nclass User {\n    double use(Shape s, Base b) {\n        return s.area() + b.twice();\n    }\n\n    double more(Square q) {\n        return q.area() + new Circle().area();\n    }\n}\n",
+            ),
+            // A new caller, and a class that no longer inherits area().
+            (
+                "src/p/Audit.java",
+                "package p;\n\nclass Audit {\n    double of(Base b) {\n        return b.area();\n    }\n}\n",
+            ),
+            (
+                "src/p/Hexagon.java",
+                "package p;\n\npublic class Hexagon {\n    double h() {\n        return 6;\n    }\n}\n",
+            ),
+        ],
+        &["src/p/Triangle.java"],
+        "v2",
+    );
+    let store_dir = tempfile::tempdir().unwrap();
+    let store = Store::open(store_dir.path()).unwrap();
+    crate::common::index(dir.path(), &store, Some(&v1));
+    crate::common::index(dir.path(), &store, Some(&v2));
+    let row = |rev: &str| store.revision(rev).unwrap().unwrap();
+    let (old, new) = (
+        Snapshot::new(&store, row(&v1)).unwrap(),
+        Snapshot::new(&store, row(&v2)).unwrap(),
+    );
+    let mut ids = element_ids(&old);
+    ids.extend(element_ids(&new));
+    let site = |hit: &RefHit| (hit.path.clone(), hit.enclosing_named.clone());
+    let mut differed = 0;
+    for id in ids {
+        let config = CallersConfig::default();
+        let everything: &dyn Fn(&str) -> bool = &|_| true;
+        let no_tests: &dyn Fn(&str) -> bool = &|path| !is_test(path);
+        for shown in [everything, no_tests] {
+            let listed = |snapshot: &Snapshot<'_>| -> Vec<RefHit> {
+                let all = snapshot.callers(&id, &config).unwrap();
+                all.into_iter().filter(|hit| shown(&hit.path)).collect()
+            };
+            let (head, base) = (listed(&new), listed(&old));
+            let gained: Vec<RefHit> = head
+                .iter()
+                .filter(|h| !base.iter().any(|b| site(b) == site(h)))
+                .cloned()
+                .collect();
+            let lost: Vec<RefHit> = base
+                .iter()
+                .filter(|b| !head.iter().any(|h| site(h) == site(b)))
+                .cloned()
+                .collect();
+            differed += usize::from(!gained.is_empty() || !lost.is_empty());
+            let fresh_new = Snapshot::new(&store, row(&v2)).unwrap();
+            let fresh_old = Snapshot::new(&store, row(&v1)).unwrap();
+            let found = fresh_new
+                .callers_gained_and_lost(&fresh_old, &id, &config, shown)
+                .unwrap();
+            assert_eq!(found, (gained, lost), "{id}");
+        }
+    }
+    assert!(differed >= 4, "{differed} elements gained or lost callers");
+}

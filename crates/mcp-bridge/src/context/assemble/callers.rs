@@ -114,7 +114,7 @@ pub(super) fn has_callers(kind: ElementKind) -> bool {
 
 /// Test sources by the usual layouts: a `test` or `tests` directory, or a
 /// class named `*Test`, `*Tests` or `*IT`.
-fn is_test_path(path: &str) -> bool {
+pub(super) fn is_test_path(path: &str) -> bool {
     let in_test_dir = path
         .split('/')
         .rev()

@@ -1,13 +1,11 @@
 //! What happened to an owning element since the base revision: its
 //! change status, and the callers it gained or lost.
 
-use std::collections::HashSet;
-use std::sync::Arc;
-
-use refscope_engine::{ChangeKind, DiffConfig, RefHit, Snapshot};
+use refscope_engine::{CallersConfig, ChangeKind, DiffConfig, Snapshot};
 use serde_json::{Map, Value, json};
 
 use super::Answer;
+use super::callers::is_test_path;
 use super::request::ContextError;
 use crate::context::keys::{Key, key};
 use crate::context::settings::KeyStyle;
@@ -45,25 +43,15 @@ impl Answer<'_, '_> {
         out.insert(key(style, Key::BodyChanged).into(), json!(body_changed));
         if with_callers {
             let is_added = change.as_ref().is_some_and(|c| c.kind == ChangeKind::Added);
-            let head_callers = self.direct_callers(snapshot, id)?;
-            let base_callers = if is_added {
-                Arc::default()
+            // Only the files whose resolution differs between the two
+            // revisions are read.
+            let (added, removed) = if is_added {
+                (self.direct_callers(snapshot, id)?.to_vec(), Vec::new())
             } else {
-                self.direct_callers(base, id)?
+                let include_tests = self.settings.include_tests;
+                let shown = move |path: &str| include_tests || !is_test_path(path);
+                snapshot.callers_gained_and_lost(base, id, &CallersConfig::default(), &shown)?
             };
-            fn site(hit: &RefHit) -> (&str, Option<&str>) {
-                (&hit.path, hit.enclosing_named.as_deref())
-            }
-            let head_sites: HashSet<_> = head_callers.iter().map(site).collect();
-            let base_sites: HashSet<_> = base_callers.iter().map(site).collect();
-            let added: Vec<&RefHit> = head_callers
-                .iter()
-                .filter(|h| !base_sites.contains(&site(h)))
-                .collect();
-            let removed: Vec<&RefHit> = base_callers
-                .iter()
-                .filter(|b| !head_sites.contains(&site(b)))
-                .collect();
             for (name, hits) in [(Key::CallersAdded, added), (Key::CallersRemoved, removed)] {
                 let total = hits.len();
                 let kept = total.min(self.settings.max_callers as usize);
@@ -83,7 +71,7 @@ impl Answer<'_, '_> {
                     }
                 }
                 let list: Vec<Value> = hits
-                    .into_iter()
+                    .iter()
                     .take(kept)
                     .map(|hit| self.location(hit, 1))
                     .collect();
