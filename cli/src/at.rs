@@ -139,6 +139,12 @@ pub struct ExportArgs {
     /// references into them carry their Maven coordinates.
     #[arg(long, value_name = "JARS", requires = "scip")]
     classpath: Vec<String>,
+    /// With --scip: do not add the jars the build files declare, as for
+    /// `index`.
+    #[arg(long, requires = "scip")]
+    no_auto_classpath: bool,
+    #[command(flatten)]
+    repos: crate::deps::RepoArgs,
     #[command(flatten)]
     store: StoreArgs,
 }
@@ -147,7 +153,12 @@ pub fn run_export(args: ExportArgs) -> Result<()> {
     if args.scip
         && let Some(out) = &args.out
     {
-        return crate::scip_export::run(&args.store, args.rev.as_deref(), out, &args.classpath);
+        let libraries = crate::scip_export::LibraryArgs {
+            classpath: &args.classpath,
+            repos: &args.repos,
+            auto: !args.no_auto_classpath,
+        };
+        return crate::scip_export::run(&args.store, args.rev.as_deref(), out, &libraries);
     }
     if !args.decls && !args.refs {
         return Err(UsageError(

@@ -111,9 +111,26 @@ fn to_text(report: &Report, repos: &Repositories) -> String {
     out
 }
 
+/// The jars `--classpath` names (`values`), then those the build files
+/// under `root` declare (unless `off`), each once.
+pub(crate) fn class_path(
+    values: &[String],
+    root: &Path,
+    repos: &RepoArgs,
+    off: bool,
+) -> Result<Vec<PathBuf>> {
+    let mut jars = expand_classpath(values)?;
+    for jar in auto_classpath(root, repos, off) {
+        if !jars.contains(&jar) {
+            jars.push(jar);
+        }
+    }
+    Ok(jars)
+}
+
 /// The jars the build files under `path` declare, unless `off`; one line
 /// on standard error says what was found, when there are build files.
-pub(crate) fn auto_classpath(path: &Path, repos: &RepoArgs, off: bool) -> Vec<PathBuf> {
+fn auto_classpath(path: &Path, repos: &RepoArgs, off: bool) -> Vec<PathBuf> {
     if off {
         return Vec::new();
     }
@@ -132,4 +149,35 @@ pub(crate) fn auto_classpath(path: &Path, repos: &RepoArgs, off: bool) -> Vec<Pa
         }
     );
     report.jars()
+}
+
+/// The jar files named by `--classpath` values: `:`-separated entries, an
+/// entry `DIR/*` standing for every `.jar` in DIR (sorted by name).
+fn expand_classpath(values: &[String]) -> Result<Vec<PathBuf>> {
+    let mut jars = Vec::new();
+    for entry in values.iter().flat_map(|v| v.split(':')) {
+        if entry.is_empty() {
+            continue;
+        }
+        if let Some(dir) = entry.strip_suffix("/*") {
+            let listing = std::fs::read_dir(dir).map_err(|e| {
+                crate::UsageError(format!("--classpath {entry}: cannot list {dir}: {e}"))
+            })?;
+            let mut found: Vec<PathBuf> = listing
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "jar"))
+                .collect();
+            found.sort();
+            jars.extend(found);
+        } else {
+            let path = PathBuf::from(entry);
+            if !path.is_file() {
+                return Err(
+                    crate::UsageError(format!("--classpath {entry}: no such jar file")).into(),
+                );
+            }
+            jars.push(path);
+        }
+    }
+    Ok(jars)
 }

@@ -100,12 +100,12 @@ pub fn run(args: IndexArgs) -> Result<()> {
         }
         return Ok(());
     }
-    let mut classpath = expand_classpath(&args.classpath)?;
-    for jar in crate::deps::auto_classpath(&args.path, &args.repos, args.no_auto_classpath) {
-        if !classpath.contains(&jar) {
-            classpath.push(jar);
-        }
-    }
+    let classpath = crate::deps::class_path(
+        &args.classpath,
+        &args.path,
+        &args.repos,
+        args.no_auto_classpath,
+    )?;
     let show_progress = std::io::stderr().is_terminal();
     let config = IndexConfig {
         jobs: args.jobs,
@@ -303,37 +303,6 @@ pub(crate) fn human_bytes(n: u64) -> String {
     } else {
         format!("{value:.1} {}", UNITS[unit])
     }
-}
-
-/// The jar files named by `--classpath` values: `:`-separated entries, an
-/// entry `DIR/*` standing for every `.jar` in DIR (sorted by name).
-pub(crate) fn expand_classpath(values: &[String]) -> Result<Vec<PathBuf>> {
-    let mut jars = Vec::new();
-    for entry in values.iter().flat_map(|v| v.split(':')) {
-        if entry.is_empty() {
-            continue;
-        }
-        if let Some(dir) = entry.strip_suffix("/*") {
-            let listing = std::fs::read_dir(dir).map_err(|e| {
-                crate::UsageError(format!("--classpath {entry}: cannot list {dir}: {e}"))
-            })?;
-            let mut found: Vec<PathBuf> = listing
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "jar"))
-                .collect();
-            found.sort();
-            jars.extend(found);
-        } else {
-            let path = PathBuf::from(entry);
-            if !path.is_file() {
-                return Err(
-                    crate::UsageError(format!("--classpath {entry}: no such jar file")).into(),
-                );
-            }
-            jars.push(path);
-        }
-    }
-    Ok(jars)
 }
 
 /// The CPU time this process has used so far (user and system, all

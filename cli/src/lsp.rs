@@ -24,6 +24,12 @@ pub struct LspArgs {
     /// Jar files whose classes calls may resolve to, as for `index`.
     #[arg(long, value_name = "JARS")]
     classpath: Vec<String>,
+    /// Do not add the jars the build files of the default work tree
+    /// declare, as for `index`.
+    #[arg(long)]
+    no_auto_classpath: bool,
+    #[command(flatten)]
+    repos: crate::deps::RepoArgs,
     /// How long edits and file changes are gathered before the work tree
     /// is indexed again in the background (a request has the changes
     /// before it indexed at once).
@@ -49,6 +55,12 @@ pub fn run(args: LspArgs) -> Result<()> {
         Some(repo) => repo,
         None => std::env::current_dir()?,
     };
+    let classpath = crate::deps::class_path(
+        &args.classpath,
+        &default_root,
+        &args.repos,
+        args.no_auto_classpath,
+    )?;
     let mut config = ServerConfig::new(default_root);
     config.store = args.store;
     config.debounce = Duration::from_millis(args.debounce_ms);
@@ -57,7 +69,7 @@ pub fn run(args: LspArgs) -> Result<()> {
     };
     config.index = IndexConfig {
         jobs: args.jobs,
-        classpath: crate::index::expand_classpath(&args.classpath)?,
+        classpath,
         limits: config.limits.clone(),
         ..IndexConfig::default()
     };

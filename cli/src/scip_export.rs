@@ -9,12 +9,24 @@ use refscope_engine::JdkTypes;
 use refscope_scip_export::{Libraries, ScipConfig, SourceFiles, export_scip};
 
 use crate::StoreArgs;
-use crate::index::expand_classpath;
 use crate::location::open_for_reading;
+
+/// Where the libraries of an export come from: `--classpath`, and the
+/// jars the build files declare unless `auto` is off.
+pub struct LibraryArgs<'a> {
+    pub classpath: &'a [String],
+    pub repos: &'a crate::deps::RepoArgs,
+    pub auto: bool,
+}
 
 /// Exports revision `rev` (default: as every reading command picks it) of
 /// the store to `out`.
-pub fn run(store: &StoreArgs, rev: Option<&str>, out: &Path, classpath: &[String]) -> Result<()> {
+pub fn run(
+    store: &StoreArgs,
+    rev: Option<&str>,
+    out: &Path,
+    libraries: &LibraryArgs<'_>,
+) -> Result<()> {
     let opened = open_for_reading(store, None)?;
     let snapshot = opened.snapshot(rev)?;
     let revision = snapshot.revision();
@@ -26,7 +38,12 @@ pub fn run(store: &StoreArgs, rev: Option<&str>, out: &Path, classpath: &[String
         ),
     };
     let project_root = std::fs::canonicalize(&project_root).unwrap_or(project_root);
-    let jars = expand_classpath(classpath)?;
+    let jars = crate::deps::class_path(
+        libraries.classpath,
+        &project_root,
+        libraries.repos,
+        !libraries.auto,
+    )?;
     let jdk = JdkTypes::discover()?;
     let libraries = Libraries::new(&jdk, &jars)?;
     let files = SourceFiles::new(opened.source.as_ref(), revision);

@@ -53,17 +53,12 @@ pub fn run(args: WatchArgs) -> Result<()> {
         },
         index: IndexConfig {
             jobs: args.jobs,
-            classpath: {
-                let mut jars = crate::index::expand_classpath(&args.classpath)?;
-                for jar in
-                    crate::deps::auto_classpath(&args.path, &args.repos, args.no_auto_classpath)
-                {
-                    if !jars.contains(&jar) {
-                        jars.push(jar);
-                    }
-                }
-                jars
-            },
+            classpath: crate::deps::class_path(
+                &args.classpath,
+                &args.path,
+                &args.repos,
+                args.no_auto_classpath,
+            )?,
             ..IndexConfig::default()
         },
     };
