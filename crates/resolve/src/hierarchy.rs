@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use refscope_symbols::lookups::NameList;
+use refscope_symbols::lookups::NameSet;
 use refscope_symbols::{ClassKind, ClassSig, TypeArg, TypeSig, flags};
 use rustc_hash::FxHashSet as HashSet;
 
@@ -365,7 +365,7 @@ impl FileScope<'_> {
 
     /// Runs `compute`, with the names it looks up, sorted (see
     /// [`refscope_symbols::lookups::LookupLog::nested`]).
-    fn nested<T>(&self, compute: impl FnOnce() -> T) -> (T, NameList) {
+    fn nested<T>(&self, compute: impl FnOnce() -> T) -> (T, NameSet) {
         self.log().nested(compute)
     }
 

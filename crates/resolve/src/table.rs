@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use refscope_symbols::ClassSig;
 use refscope_symbols::classfile::ClassPath;
-use refscope_symbols::lookups::NameList;
+use refscope_symbols::lookups::NameSet;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::class::{ClassCopies, ClassEntry, implement_if_interface, is_anonymous, source_root};
@@ -19,8 +19,7 @@ pub type CopiesMemo = std::sync::RwLock<HashMap<Box<str>, ClassCopies>>;
 
 /// Type hierarchies by (memo partition, type), each with the names its
 /// computation looked up (see [`refscope_symbols::lookups`]).
-pub(crate) type HierarchyMemo =
-    std::sync::RwLock<HashMap<(u32, Ty), (Arc<Vec<Ty>>, Arc<NameList>)>>;
+pub(crate) type HierarchyMemo = std::sync::RwLock<HashMap<(u32, Ty), (Arc<Vec<Ty>>, Arc<NameSet>)>>;
 
 /// Method lookups by (memo partition, type, name). Each answer keeps the
 /// names its computation looked up (see [`refscope_symbols::lookups`]),
@@ -32,10 +31,10 @@ pub struct MethodMemo {
     /// The lists of names the answers keep, each kept once: the lookups
     /// of one type's methods of any name mostly walk the same hierarchy,
     /// and a revision's memo holds hundreds of thousands of answers.
-    name_lists: std::sync::Mutex<rustc_hash::FxHashSet<Arc<NameList>>>,
+    name_lists: std::sync::Mutex<rustc_hash::FxHashSet<Arc<NameSet>>>,
 }
 
-type MethodMap = std::sync::RwLock<HashMap<(u32, Ty, Arc<str>), (Arc<Vec<Found>>, Arc<NameList>)>>;
+type MethodMap = std::sync::RwLock<HashMap<(u32, Ty, Arc<str>), (Arc<Vec<Found>>, Arc<NameSet>)>>;
 
 impl MethodMemo {
     pub(crate) fn map(&self) -> &MethodMap {
@@ -51,7 +50,7 @@ impl MethodMemo {
             return;
         }
         let mut lists = self.name_lists.lock().expect("names lock");
-        let stale: rustc_hash::FxHashSet<*const NameList> = lists
+        let stale: rustc_hash::FxHashSet<*const NameSet> = lists
             .iter()
             .filter(|list| changed.iter().any(|name| list.contains(name)))
             .map(Arc::as_ptr)
@@ -77,7 +76,7 @@ impl MethodMemo {
     }
 
     /// `names` as a list shared with every equal list of this memo.
-    pub(crate) fn intern(&self, names: NameList) -> Arc<NameList> {
+    pub(crate) fn intern(&self, names: NameSet) -> Arc<NameSet> {
         let mut lists = self.name_lists.lock().expect("names lock");
         if let Some(list) = lists.get(&names) {
             return list.clone();

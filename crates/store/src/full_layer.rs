@@ -3,6 +3,7 @@
 
 use crate::codec::{Reader, write_varint};
 use crate::layers::{EncodedLayer, LayerKind, encode_sorted};
+use crate::names::{BadNames, for_each_name};
 
 /// A large layer made of (name, path) pairs, both interned: a full
 /// layer of a revision indexed from scratch, with every name its files
@@ -144,6 +145,27 @@ impl BulkLayer {
             let id = self.names.intern(name.as_ref());
             self.scratch.push(id);
         }
+        self.add_scratch(path);
+    }
+
+    /// Lists path number `path` for each name of `names`, as
+    /// [`encode_names`](crate::encode_names) wrote them. Damaged names add
+    /// no record, but the names read before the damage stay numbered: the
+    /// layer is not to be written then.
+    pub fn add_encoded(&mut self, path: u32, names: &[u8]) -> Result<(), BadNames> {
+        self.scratch.clear();
+        let Self {
+            names: table,
+            scratch,
+            ..
+        } = self;
+        for_each_name(names, |name| scratch.push(table.intern(name)))?;
+        self.add_scratch(path);
+        Ok(())
+    }
+
+    /// Lists path number `path` for each name numbered in `scratch`.
+    fn add_scratch(&mut self, path: u32) {
         if self.scratch.is_empty() {
             return;
         }
@@ -272,6 +294,11 @@ mod tests {
         bulk.add(a, ["p.B", "p.A", "p.B"]);
         bulk.add(z, ["p.B"]);
         bulk.add(a, Vec::<&str>::new());
+        // Names as the store encodes them add the same pairs; a cut list
+        // adds none.
+        let encoded = crate::encode_names(["p.A", "p.B"]);
+        assert!(bulk.add_encoded(a, &encoded[..encoded.len() - 1]).is_err());
+        bulk.add_encoded(a, &encoded).unwrap();
         let bytes = bulk.encode(LayerKind::Lookups);
         let expected = builder(&[("p.A", &["a/A.java"]), ("p.B", &["a/A.java", "z/Z.java"])])
             .encode(LayerKind::Lookups, 0, None);

@@ -146,14 +146,15 @@ struct Strings<'s> {
 
 impl<'s> Strings<'s> {
     fn index(&mut self, s: &'s str) -> u32 {
-        if let Some(&at) = self.index.get(s) {
-            return at;
+        match self.index.entry(s) {
+            std::collections::hash_map::Entry::Occupied(held) => *held.get(),
+            std::collections::hash_map::Entry::Vacant(new) => {
+                let at = self.count;
+                self.count += 1;
+                write_str(&mut self.bytes, s);
+                *new.insert(at)
+            }
         }
-        let at = self.count;
-        self.count += 1;
-        write_str(&mut self.bytes, s);
-        self.index.insert(s, at);
-        at
     }
 
     fn write(&mut self, out: &mut Vec<u8>, s: &'s str) {

@@ -10,8 +10,8 @@
 //!
 //! Lookups answered from a memo shared between files (the method memo of
 //! the symbol table) replay the names the memoized computation recorded
-//! ([`LookupLog::nested`] gives them), so a file depends on what it used
-//! whichever file computed it first.
+//! ([`LookupLog::nested`] gives them, as a [`NameSet`]), so a file depends
+//! on what it used whichever file computed it first.
 //!
 //! The log is a value the resolution of one file carries, never state of
 //! the thread it runs on: it is `!Sync`, and a file resolves on one thread.
@@ -36,33 +36,52 @@ pub struct LookupLog {
     recording: bool,
 }
 
-/// Names, sorted, each once, end to end in one buffer: what a memoized
-/// computation looked up, kept with its answer. A revision's memos keep
-/// millions of these lists; one buffer each spares an allocation a name.
+/// Names, sorted, each once, end to end in one buffer: what a file's
+/// resolution looked up ([`LookupLog::finish`]), as the store keeps it.
 /// Lists are equal when their names are.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct NameList(Names);
+
+/// Names, each once, end to end in one buffer, in an order of their own
+/// (by hash, then bytes) that makes sets of the same names equal: what a
+/// memoized computation looked up, kept with its answer
+/// ([`LookupLog::nested`]). A revision's memos keep millions of these
+/// sets; one buffer each spares an allocation a name, and ordering them
+/// by hash spares comparing names as strings.
 #[derive(Debug, Clone, Default)]
-pub struct NameList {
-    /// Which list this is, for a log to know it replayed it already:
-    /// unique to each list made (never reused, unlike an address), 0 for
-    /// a list with no names.
+pub struct NameSet {
+    /// Which set this is, for a log to know it replayed it already:
+    /// unique to each set made (never reused, unlike an address), 0 for
+    /// a set with no names.
     id: u64,
+    names: Names,
+}
+
+/// Names end to end in one buffer, in the order a [`NameList`] or a
+/// [`NameSet`] keeps them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+struct Names {
     bytes: Box<str>,
     /// Where each name ends in `bytes`.
     ends: Box<[u32]>,
 }
 
-impl NameList {
-    /// The names, sorted.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        (0..self.ends.len()).map(|at| name_in(&self.bytes, &self.ends, at))
+impl Names {
+    fn iter(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        (0..self.ends.len()).map(|at| self.name(at))
     }
 
-    /// Whether `name` is one of the names.
-    pub fn contains(&self, name: &str) -> bool {
+    fn name(&self, at: usize) -> &str {
+        name_in(&self.bytes, &self.ends, at)
+    }
+
+    /// Whether one of the names, which are in the order `cmp` compares
+    /// them with the one looked for, is it.
+    fn find(&self, cmp: impl Fn(&str) -> std::cmp::Ordering) -> bool {
         let (mut low, mut high) = (0, self.ends.len());
         while low < high {
             let middle = low + (high - low) / 2;
-            match name_in(&self.bytes, &self.ends, middle).cmp(name) {
+            match cmp(self.name(middle)) {
                 std::cmp::Ordering::Less => low = middle + 1,
                 std::cmp::Ordering::Greater => high = middle,
                 std::cmp::Ordering::Equal => return true,
@@ -71,61 +90,123 @@ impl NameList {
         false
     }
 
-    /// How many names there are.
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    /// `names` sorted, each once.
-    fn sorted_from(mut names: Vec<&str>) -> Self {
-        names.sort_unstable();
-        names.dedup();
-        let mut bytes = String::with_capacity(names.iter().map(|n| n.len()).sum());
+    /// `names`, in their order.
+    fn from_ordered<'n>(names: impl ExactSizeIterator<Item = &'n str> + Clone) -> Self {
+        let mut bytes = String::with_capacity(names.clone().map(str::len).sum());
         let ends: Box<[u32]> = names
-            .into_iter()
             .map(|name| {
                 bytes.push_str(name);
                 u32::try_from(bytes.len()).expect("a list of names under 4 GiB")
             })
             .collect();
-        let id = match ends.len() {
-            0 => 0,
-            _ => NEXT_LIST_ID.fetch_add(1, Ordering::Relaxed),
-        };
         Self {
-            id,
             bytes: bytes.into_boxed_str(),
             ends,
         }
     }
 }
 
-/// The id of the next [`NameList`] made.
-static NEXT_LIST_ID: AtomicU64 = AtomicU64::new(1);
-
-impl PartialEq for NameList {
-    fn eq(&self, other: &Self) -> bool {
-        self.ends == other.ends && self.bytes == other.bytes
+impl NameList {
+    /// The names, sorted.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.0.iter()
     }
-}
 
-impl Eq for NameList {}
+    /// Whether `name` is one of the names.
+    pub fn contains(&self, name: &str) -> bool {
+        self.0.find(|held| held.cmp(name))
+    }
 
-impl std::hash::Hash for NameList {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.bytes.hash(state);
-        self.ends.hash(state);
+    /// How many names there are.
+    pub fn len(&self) -> usize {
+        self.0.ends.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.ends.is_empty()
+    }
+
+    /// `names` sorted, each once.
+    fn sorted_from(mut names: Vec<&str>) -> Self {
+        names.sort_unstable();
+        names.dedup();
+        Self(Names::from_ordered(names.into_iter()))
     }
 }
 
 impl<'n> FromIterator<&'n str> for NameList {
     fn from_iter<I: IntoIterator<Item = &'n str>>(names: I) -> Self {
         Self::sorted_from(names.into_iter().collect())
+    }
+}
+
+impl NameSet {
+    /// The names, in the set's order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.names.iter()
+    }
+
+    /// Whether `name` is one of the names.
+    pub fn contains(&self, name: &str) -> bool {
+        let wanted = hash(name);
+        self.names
+            .find(|held| hash(held).cmp(&wanted).then_with(|| held.cmp(name)))
+    }
+
+    /// How many names there are.
+    pub fn len(&self) -> usize {
+        self.names.ends.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.names.ends.is_empty()
+    }
+
+    /// Each of `names` once, whose hashes are `hashes`.
+    fn from_hashed(names: &[&str], hashes: &[u64]) -> Self {
+        let mut order: Vec<u32> = (0..names.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| {
+            let (a, b) = (a as usize, b as usize);
+            hashes[a]
+                .cmp(&hashes[b])
+                .then_with(|| names[a].cmp(names[b]))
+        });
+        order.dedup_by(|a, b| names[*a as usize] == names[*b as usize]);
+        let id = match order.len() {
+            0 => 0,
+            _ => NEXT_SET_ID.fetch_add(1, Ordering::Relaxed),
+        };
+        Self {
+            id,
+            names: Names::from_ordered(order.iter().map(|&at| names[at as usize])),
+        }
+    }
+}
+
+/// The id of the next [`NameSet`] made.
+static NEXT_SET_ID: AtomicU64 = AtomicU64::new(1);
+
+impl PartialEq for NameSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.names == other.names
+    }
+}
+
+impl Eq for NameSet {}
+
+impl std::hash::Hash for NameSet {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.names.hash(state);
+    }
+}
+
+impl<'n> FromIterator<&'n str> for NameSet {
+    fn from_iter<I: IntoIterator<Item = &'n str>>(names: I) -> Self {
+        let names: Vec<&str> = names.into_iter().collect();
+        let hashes: Vec<u64> = names.iter().map(|name| hash(name)).collect();
+        Self::from_hashed(&names, &hashes)
     }
 }
 
@@ -144,8 +225,8 @@ struct Frame {
     hashes: Vec<u64>,
     /// Positions of the names, by hash.
     index: hashbrown::HashTable<u32>,
-    /// The ids of the memoized name lists already recorded here: a memo
-    /// hit asks for the same few lists again and again.
+    /// The ids of the memoized name sets already recorded here: a memo
+    /// hit asks for the same few sets again and again.
     replayed: FxHashSet<u64>,
 }
 
@@ -199,7 +280,16 @@ impl Frame {
 
     /// Every name, sorted.
     fn sorted(&self) -> NameList {
-        NameList::sorted_from((0..self.len()).map(|at| self.name(at)).collect())
+        NameList::sorted_from(self.names())
+    }
+
+    /// Every name, as a set.
+    fn set(&self) -> NameSet {
+        NameSet::from_hashed(&self.names(), &self.hashes)
+    }
+
+    fn names(&self) -> Vec<&str> {
+        (0..self.len()).map(|at| self.name(at)).collect()
     }
 
     /// Empty again, its buffers kept.
@@ -258,7 +348,7 @@ impl LookupLog {
 
     /// Notes that each of `names` was looked up: the names a memoized
     /// computation recorded, replayed on a hit.
-    pub fn record_all(&self, names: &NameList) {
+    pub fn record_all(&self, names: &NameSet) {
         if !self.recording || names.is_empty() {
             return;
         }
@@ -272,12 +362,12 @@ impl LookupLog {
         }
     }
 
-    /// Runs `compute`, and returns with its result the names it looked up,
-    /// sorted: for a memo that keeps them with its answer. The enclosing
+    /// Runs `compute`, and returns with its result the names it looked up:
+    /// for a memo that keeps them with its answer. The enclosing
     /// computation is told about them too.
-    pub fn nested<T>(&self, compute: impl FnOnce() -> T) -> (T, NameList) {
+    pub fn nested<T>(&self, compute: impl FnOnce() -> T) -> (T, NameSet) {
         if !self.recording {
-            return (compute(), NameList::default());
+            return (compute(), NameSet::default());
         }
         /// Closes the frame if `compute` unwinds, so the log stays usable.
         struct Open<'l>(&'l LookupLog);
@@ -307,7 +397,7 @@ impl LookupLog {
             }
             // What the inner frame replayed, the outer one now has.
             outer.replayed.extend(inner.replayed.drain());
-            inner.sorted()
+            inner.set()
         };
         drop(open);
         (value, names)
@@ -335,10 +425,17 @@ mod tests {
         assert!(!NameList::from_iter([]).contains("a"));
     }
 
-    use super::{LookupLog, NameList};
+    use super::{LookupLog, NameList, NameSet};
 
     fn names(list: &NameList) -> Vec<&str> {
         list.iter().collect()
+    }
+
+    /// A set's names, sorted.
+    fn sorted(set: &NameSet) -> Vec<&str> {
+        let mut names: Vec<&str> = set.iter().collect();
+        names.sort_unstable();
+        names
     }
 
     #[test]
@@ -350,7 +447,7 @@ mod tests {
             log.record("p.B");
             log.record("p.C");
         });
-        assert_eq!(names(&inner), ["p.B", "p.C"]);
+        assert_eq!(sorted(&inner), ["p.B", "p.C"]);
         log.record("p.D");
         assert_eq!(names(&log.finish()), ["p.A", "p.B", "p.C", "p.D"]);
     }
@@ -373,7 +470,7 @@ mod tests {
     #[test]
     fn a_replayed_list_is_recorded_in_each_frame_that_replays_it() {
         let log = LookupLog::default();
-        let memoized: std::sync::Arc<NameList> =
+        let memoized: std::sync::Arc<NameSet> =
             std::sync::Arc::new(["p.B", "p.A"].into_iter().collect());
         log.record_all(&memoized);
         // Replayed again inside a nested computation: its memo needs them.
@@ -381,9 +478,9 @@ mod tests {
             log.record_all(&memoized);
             log.record("p.C");
         });
-        assert_eq!(names(&inner), ["p.A", "p.B", "p.C"]);
+        assert_eq!(sorted(&inner), ["p.A", "p.B", "p.C"]);
         let ((), inner) = log.nested(|| log.record_all(&memoized));
-        assert_eq!(names(&inner), ["p.A", "p.B"]);
+        assert_eq!(sorted(&inner), ["p.A", "p.B"]);
         log.record_all(&memoized);
         assert_eq!(names(&log.finish()), ["p.A", "p.B", "p.C"]);
     }
@@ -414,9 +511,61 @@ mod tests {
         for name in ["p.A", "p.B", "p.C", "p.D"] {
             // Each list is freed before the next is made, likely at the
             // same address.
-            let list: NameList = [name].into_iter().collect();
+            let list: NameSet = [name].into_iter().collect();
             log.record_all(&list);
         }
         assert_eq!(names(&log.finish()), ["p.A", "p.B", "p.C", "p.D"]);
+    }
+
+    #[test]
+    fn a_set_of_names_is_equal_to_any_set_of_the_same_names() {
+        let names = ["p.B", "", "p.A", "p.B", "p.Été", "java.lang.String"];
+        let set: NameSet = names.into_iter().collect();
+        assert_eq!(set.len(), 5);
+        assert_eq!(
+            sorted(&set),
+            ["", "java.lang.String", "p.A", "p.B", "p.Été"]
+        );
+        for name in names {
+            assert!(set.contains(name), "{name}");
+        }
+        for name in ["p.C", "p", "p.A.B", "java.lang.Strin"] {
+            assert!(!set.contains(name), "{name}");
+        }
+        let mut reversed = names;
+        reversed.reverse();
+        let again: NameSet = reversed.into_iter().collect();
+        assert_eq!(set, again);
+        assert!(NameSet::default().is_empty());
+        assert!(!NameSet::default().contains(""));
+        // A computation's set is the set of what it recorded, whatever
+        // the order and repetitions.
+        let log = LookupLog::default();
+        let ((), recorded) = log.nested(|| {
+            for name in names.into_iter().chain(names) {
+                log.record(name);
+            }
+        });
+        assert_eq!(recorded, set);
+    }
+
+    #[test]
+    fn a_name_asked_for_again_is_noted_once_in_each_frame() {
+        let log = LookupLog::default();
+        log.record("p.A");
+        log.record("p.A");
+        let ((), inner) = log.nested(|| {
+            // The frame's last name is not the enclosing one's.
+            log.record("p.A");
+            log.record("p.B");
+            log.record("p.B");
+            log.record("p.A");
+        });
+        assert_eq!(sorted(&inner), ["p.A", "p.B"]);
+        let ((), inner) = log.nested(|| log.record("p.A"));
+        assert_eq!(sorted(&inner), ["p.A"]);
+        log.record("p.C");
+        log.record("p.A");
+        assert_eq!(names(&log.finish()), ["p.A", "p.B", "p.C"]);
     }
 }

@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use refscope_store::{BulkLayer, decode_names};
+use refscope_store::BulkLayer;
 
 use crate::error::Error;
 
@@ -75,8 +75,8 @@ impl LayerSpill {
             at += n_keys;
             let deps = bytes.get(at..at + n_deps).ok_or_else(damaged)?;
             at += n_deps;
-            symbols.add(path, decode_names(keys).map_err(|_| damaged())?);
-            lookups.add(path, decode_names(deps).map_err(|_| damaged())?);
+            symbols.add_encoded(path, keys).map_err(|_| damaged())?;
+            lookups.add_encoded(path, deps).map_err(|_| damaged())?;
         }
         Ok(())
     }
