@@ -247,3 +247,70 @@ fn a_broken_pom_is_a_warning_and_no_build_file_is_said() {
     let out = run(work.path(), &["deps", empty.to_str().unwrap()]).ok();
     assert!(out.contains("no build file"), "{out}");
 }
+
+/// Overloads that a missing jar leaves open: `print(Runnable)` and
+/// `print(Object)`, called with a `Greeter` from the jar.
+const PRINTER: &str = "package com.acme.shop;
+
+import com.acme.lib.Greeter;
+
+class Printer {
+    void print(Runnable task) {}
+    void print(Object any) {}
+    void print(Greeter greeter, int times) {}
+
+    void show(Greeter greeter) {
+        print(greeter);
+    }
+}
+";
+
+/// The overload a call takes: exact with the jar (a `Greeter` is no
+/// `Runnable`), a guess without it (it might be one).
+#[test]
+fn a_call_whose_argument_type_is_missing_is_no_exact_choice() {
+    let work = tempfile::tempdir().unwrap();
+    let (root, repo) = (work.path().join("project"), work.path().join("repo"));
+    project(&root, &repo);
+    write(
+        &root.join("shop/src/main/java/com/acme/shop/Printer.java"),
+        PRINTER.as_bytes(),
+    );
+    let (root_arg, repo_arg) = (root.to_str().unwrap(), repo.to_str().unwrap());
+    let print_call = |extra: &[&str]| -> Value {
+        let store = work.path().join(format!("store{}", extra.len()));
+        let store = store.to_str().unwrap();
+        let mut index = vec![
+            "index",
+            "--files",
+            root_arg,
+            "--store",
+            store,
+            "--maven-repo",
+            repo_arg,
+        ];
+        index.extend_from_slice(extra);
+        run(work.path(), &index).ok();
+        let out = run(
+            work.path(),
+            &["export", "--refs", "--store", store, "--repo", root_arg],
+        )
+        .ok();
+        out.lines()
+            .map(|line| serde_json::from_str::<Value>(line).unwrap())
+            .find(|r| r["line"] == 11 && r["name"] == "print")
+            .unwrap_or_else(|| panic!("no call of print on line 11 in {out}"))
+    };
+    let with_jar = print_call(&[]);
+    assert_eq!(with_jar["confidence"], "exact", "{with_jar}");
+    assert_eq!(with_jar["owner"], "com.acme.shop.Printer", "{with_jar}");
+    assert_eq!(
+        with_jar["params"],
+        serde_json::json!(["java.lang.Object"]),
+        "{with_jar}"
+    );
+    // The same choice, said to be one of several.
+    let without = print_call(&["--no-auto-classpath"]);
+    assert_eq!(without["confidence"], "ambiguous", "{without}");
+    assert_eq!(without["params"], with_jar["params"], "{without}");
+}

@@ -124,23 +124,49 @@ impl FileResolver<'_> {
                 .collect();
             let best = most.first().copied().unwrap_or(applicable[0]);
             let unsure_args = args.iter().any(|a| matches!(a, Ty::Unknown));
-            let confidence = if applicable.len() == 1 || (most.len() == 1 && !unsure_args) {
-                Confidence::Exact
-            } else {
-                Confidence::Ambiguous
+            // An argument whose class, or a class above it, is missing
+            // (a jar not on the class path) may convert to a parameter
+            // type that it was not found to convert to: then any other
+            // candidate of its arity might be javac's choice.
+            let others_of_arity = || {
+                (0..candidates.len()).filter(|&i| {
+                    i != best && accessible[i] && self.arity_fits(&candidates[i], args.len())
+                })
             };
-            let alternatives = if confidence == Confidence::Ambiguous {
+            let guessed =
+                others_of_arity().next().is_some() && args.iter().any(|a| self.partly_known(a));
+            let alternatives: Vec<Found> = if guessed {
+                others_of_arity().map(|i| candidates[i].clone()).collect()
+            } else if applicable.len() == 1 || (most.len() == 1 && !unsure_args) {
+                return Some((candidates[best].clone(), Confidence::Exact, Vec::new()));
+            } else {
                 applicable
                     .iter()
                     .filter(|&&i| i != best)
                     .map(|&i| candidates[i].clone())
                     .collect()
-            } else {
-                Vec::new()
             };
-            return Some((candidates[best].clone(), confidence, alternatives));
+            return Some((
+                candidates[best].clone(),
+                Confidence::Ambiguous,
+                alternatives,
+            ));
         }
         None
+    }
+
+    /// Whether what `ty` converts to is only partly known: it is a class
+    /// (or an array of one) that is missing, or that a missing class is
+    /// above.
+    fn partly_known(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Array(element) => self.partly_known(element),
+            Ty::Class(..) => self.scope.hierarchy(ty).iter().any(|t| match t {
+                Ty::Class(name, _) => self.scope.get(name).is_none(),
+                _ => false,
+            }),
+            _ => false,
+        }
     }
 
     pub(super) fn arity_fits(&self, c: &Found, n: usize) -> bool {
