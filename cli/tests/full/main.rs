@@ -22,6 +22,7 @@ mod kill_trials;
 mod lsp_neovim;
 mod mcp_load;
 mod mcp_python;
+mod monorepo;
 mod pr_merge_base;
 mod scip_lang3;
 mod svn_review;
