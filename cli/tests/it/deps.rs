@@ -123,6 +123,27 @@ fn project(root: &Path, repo: &Path) {
     }
 }
 
+/// Indexes the project at `root` into a store in `work` named for
+/// `extra` (more options of `index`), with the jars of repository `repo`;
+/// what `index` said on standard error, and the store's path.
+fn index(work: &Path, root: &Path, repo: &Path, extra: &[&str]) -> (String, String) {
+    let store = work.join(format!("store{}", extra.len()));
+    let store = store.to_str().unwrap().to_string();
+    let mut args = vec![
+        "index",
+        "--files",
+        root.to_str().unwrap(),
+        "--store",
+        &store,
+    ];
+    args.extend(["--maven-repo", repo.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    let indexed = run(work, &args);
+    let stderr = String::from_utf8_lossy(&indexed.output.stderr).into_owned();
+    indexed.ok();
+    (stderr, store)
+}
+
 #[test]
 fn build_files_name_the_jars_and_index_resolves_into_them() {
     let work = tempfile::tempdir().unwrap();
@@ -187,21 +208,8 @@ fn build_files_name_the_jars_and_index_resolves_into_them() {
 
     // The call into the jar resolves with the jars found, and not without.
     let greet = |extra: &[&str]| {
-        let store = work.path().join(format!("store{}", extra.len()));
-        let store = store.to_str().unwrap();
-        let mut index = vec![
-            "index",
-            "--files",
-            root_arg,
-            "--store",
-            store,
-            "--maven-repo",
-            repo_arg,
-        ];
-        index.extend_from_slice(extra);
-        let indexed = run(work.path(), &index);
-        let stderr = String::from_utf8_lossy(&indexed.output.stderr).into_owned();
-        indexed.ok();
+        let (stderr, store) = index(work.path(), &root, &repo, extra);
+        let store = store.as_str();
         let callees = run(
             work.path(),
             &[
@@ -276,21 +284,10 @@ fn a_call_whose_argument_type_is_missing_is_no_exact_choice() {
         &root.join("shop/src/main/java/com/acme/shop/Printer.java"),
         PRINTER.as_bytes(),
     );
-    let (root_arg, repo_arg) = (root.to_str().unwrap(), repo.to_str().unwrap());
+    let root_arg = root.to_str().unwrap();
     let print_call = |extra: &[&str]| -> Value {
-        let store = work.path().join(format!("store{}", extra.len()));
-        let store = store.to_str().unwrap();
-        let mut index = vec![
-            "index",
-            "--files",
-            root_arg,
-            "--store",
-            store,
-            "--maven-repo",
-            repo_arg,
-        ];
-        index.extend_from_slice(extra);
-        run(work.path(), &index).ok();
+        let (_, store) = index(work.path(), &root, &repo, extra);
+        let store = store.as_str();
         let out = run(
             work.path(),
             &["export", "--refs", "--store", store, "--repo", root_arg],

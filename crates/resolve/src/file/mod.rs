@@ -112,6 +112,9 @@ pub(crate) struct FileResolver<'a> {
     /// Lookups repeat a lot within a file: memoized here.
     field_cache: RefCell<FxHashMap<Ty, FxHashMap<String, Option<FieldHit>>>>,
     subclass_cache: RefCell<SubclassCache>,
+    /// Whether each class named as an argument type has a missing class
+    /// at or above it ([`Self::partly_known`]).
+    partly_known_cache: RefCell<FxHashMap<Arc<str>, bool>>,
     /// The type of `this` in each type element (`None` for other
     /// elements): asked for at nearly every unqualified name.
     this_types: Vec<Option<Ty>>,
@@ -204,6 +207,7 @@ impl<'a> FileResolver<'a> {
             depth: 0,
             field_cache: Default::default(),
             subclass_cache: Default::default(),
+            partly_known_cache: Default::default(),
             this_types: (0..facts.elements.len() as u32)
                 .map(|e| {
                     facts.elements[e as usize]

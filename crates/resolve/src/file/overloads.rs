@@ -133,18 +133,19 @@ impl FileResolver<'_> {
                     i != best && accessible[i] && self.arity_fits(&candidates[i], args.len())
                 })
             };
-            let guessed =
-                others_of_arity().next().is_some() && args.iter().any(|a| self.partly_known(a));
-            let alternatives: Vec<Found> = if guessed {
-                others_of_arity().map(|i| candidates[i].clone()).collect()
-            } else if applicable.len() == 1 || (most.len() == 1 && !unsure_args) {
-                return Some((candidates[best].clone(), Confidence::Exact, Vec::new()));
-            } else {
+            let exact = applicable.len() == 1 || (most.len() == 1 && !unsure_args);
+            let alternatives: Vec<Found> = if !exact {
                 applicable
                     .iter()
                     .filter(|&&i| i != best)
                     .map(|&i| candidates[i].clone())
                     .collect()
+            } else if others_of_arity().next().is_some()
+                && args.iter().any(|a| self.partly_known(a))
+            {
+                others_of_arity().map(|i| candidates[i].clone()).collect()
+            } else {
+                return Some((candidates[best].clone(), Confidence::Exact, Vec::new()));
             };
             return Some((
                 candidates[best].clone(),
@@ -161,10 +162,19 @@ impl FileResolver<'_> {
     fn partly_known(&self, ty: &Ty) -> bool {
         match ty {
             Ty::Array(element) => self.partly_known(element),
-            Ty::Class(..) => self.scope.hierarchy(ty).iter().any(|t| match t {
-                Ty::Class(name, _) => self.scope.get(name).is_none(),
-                _ => false,
-            }),
+            Ty::Class(name, _) => {
+                if let Some(&known) = self.partly_known_cache.borrow().get(name) {
+                    return known;
+                }
+                let answer = self.scope.hierarchy(ty).iter().any(|t| match t {
+                    Ty::Class(name, _) => self.scope.get(name).is_none(),
+                    _ => false,
+                });
+                self.partly_known_cache
+                    .borrow_mut()
+                    .insert(name.clone(), answer);
+                answer
+            }
             _ => false,
         }
     }
