@@ -363,7 +363,7 @@ impl FileScope<'_> {
         false
     }
 
-    /// Runs `compute`, with the names it looks up, sorted (see
+    /// Runs `compute`, with the set of names it looks up (see
     /// [`refscope_symbols::lookups::LookupLog::nested`]).
     fn nested<T>(&self, compute: impl FnOnce() -> T) -> (T, NameSet) {
         self.log().nested(compute)
