@@ -2,90 +2,106 @@
 //!
 //! tree-sitter's API hands out a node's i-th named child, and the field it
 //! is in, by stepping over the i children before it every time, so visiting
-//! all of a node's children costs quadratic in their number (about 400
-//! instructions per child over the JDK, a twentieth of a whole index); a
-//! [`tree_sitter::TreeCursor`] steps linearly but costs as much per step.
-//! `children.c` walks a node's children once and writes every named child
-//! with its field, as those functions would give them.
+//! all of a node's children that way costs quadratic in their number. A
+//! [`TreeCursor`] steps over them once, looking through hidden nodes and
+//! naming each child's field (inherited from a hidden node's where the
+//! child has none of its own), but each of its steps costs ten times a
+//! step of the by-index functions: a node with a few named children (most
+//! of them) is listed by index, a larger one with a cursor. The walk keeps
+//! one cursor, reset to each large node it opens: cheaper than walking the
+//! whole tree with a cursor, whose steps up and across cost more still.
 
-use std::marker::PhantomData;
+use tree_sitter::{Node, TreeCursor, ffi};
 
-use tree_sitter::{Node, ffi};
+use super::kinds::{FieldId, grammar};
 
-use super::kinds::FieldId;
+/// One named child and the field of its parent it is in (0 for none, or
+/// when not asked for).
+type Child<'t> = (Node<'t>, FieldId);
 
-/// One named child as `children.c` writes it.
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct RawChild {
-    node: ffi::TSNode,
-    field: ffi::TSFieldId,
+/// Up to this many named children, a node's children are listed by index:
+/// each costs a pass over the children before it, but a pass over a few
+/// children costs less than one step of a cursor.
+const BY_INDEX: usize = 12;
+
+/// The field of `parent` that its named child `index` is in, 0 for none.
+fn field_of_named_child(parent: Node<'_>, index: usize) -> FieldId {
+    let index = u32::try_from(index).expect("a node has fewer than 2^32 children");
+    // SAFETY: a plain query of a live node; the returned pointer is only
+    // compared, never read.
+    let name = unsafe { ffi::ts_node_field_name_for_named_child(parent.into_raw(), index) };
+    grammar().field_named_at(name)
 }
 
-unsafe extern "C" {
-    /// Writes at most `capacity` named children of `parent` to `out` and
-    /// returns how many it has.
-    fn refscope_named_children(parent: ffi::TSNode, out: *mut RawChild, capacity: u32) -> u32;
-
-    /// Writes the first named child of `parent` of kind `kind` to `out`;
-    /// whether there is one.
-    fn refscope_named_child_of_kind(
-        parent: ffi::TSNode,
-        kind: ffi::TSSymbol,
-        out: *mut RawChild,
-    ) -> bool;
-
-    /// The size of the C struct [`RawChild`] mirrors and the offset of its
-    /// `field`.
-    #[cfg(test)]
-    fn refscope_child_layout(layout: *mut [usize; 2]);
-}
-
-/// Appends the named children of `parent` to `out`.
-fn append_named_children(parent: Node<'_>, out: &mut Vec<RawChild>) {
+/// Appends the named children of `parent` to `out`, each with its field
+/// when `fielded` says its kind needs one (naming a child's field is much
+/// of what listing it costs), else 0; a large node is listed with `cursor`
+/// (reset to `parent`, made if there is none yet).
+fn append_named_children<'t>(
+    parent: Node<'t>,
+    cursor: &mut Option<TreeCursor<'t>>,
+    fielded: impl Fn(u16) -> bool,
+    out: &mut Vec<Child<'t>>,
+) {
     let count = parent.named_child_count();
     if count == 0 {
         return;
     }
-    out.reserve(count);
-    let start = out.len();
-    let capacity = u32::try_from(count).expect("a node has fewer than 2^32 children");
-    // SAFETY: `out` has room for `count` children past `start`; the
-    // function writes at most that many, fully initialized, and returns how
-    // many the node has, of which only those written are kept.
-    unsafe {
-        let total =
-            refscope_named_children(parent.into_raw(), out.as_mut_ptr().add(start), capacity);
-        debug_assert_eq!(total, capacity, "children.c counts as tree-sitter does");
-        out.set_len(start + total.min(capacity) as usize);
+    if count <= BY_INDEX {
+        out.extend((0..count).map_while(|index| {
+            let child = parent.named_child(index)?;
+            let field = match fielded(child.kind_id()) {
+                true => field_of_named_child(parent, index),
+                false => 0,
+            };
+            Some((child, field))
+        }));
+        return;
     }
-}
-
-/// A child written for a node of the tree `'t`.
-fn node<'t>(child: &RawChild) -> Node<'t> {
-    // SAFETY: the raw node was written for a child of a node of the tree
-    // borrowed for `'t` (the only way a `RawChild` is made), so it points
-    // into that tree, which outlives `'t`.
-    unsafe { Node::from_raw(child.node) }
+    let cursor = cursor.get_or_insert_with(|| parent.walk());
+    cursor.reset(parent);
+    if !cursor.goto_first_child() {
+        return;
+    }
+    loop {
+        let node = cursor.node();
+        if node.is_named() {
+            let field = match fielded(node.kind_id()) {
+                true => cursor.field_id().map_or(0, |id| id.get()),
+                false => 0,
+            };
+            out.push((node, field));
+        }
+        if !cursor.goto_next_sibling() {
+            return;
+        }
+    }
 }
 
 /// The named children of the nodes whose children the walk is visiting,
 /// innermost last: a stack of levels over one buffer.
-pub(super) struct Levels<'t> {
-    children: Vec<RawChild>,
+pub(super) struct Levels<'t, 'k> {
+    children: Vec<Child<'t>>,
     /// Per level, where its children start in `children` and the index of
     /// the next one to hand out. A level's children run to the end of the
     /// buffer: the levels above it were closed before it goes on.
     levels: Vec<(usize, usize)>,
-    tree: PhantomData<Node<'t>>,
+    /// The cursor large nodes are listed with, once one is.
+    cursor: Option<TreeCursor<'t>>,
+    /// By node kind id: whether [`Self::field`] is asked about children
+    /// of that kind.
+    fielded: &'k [bool],
 }
 
-impl<'t> Levels<'t> {
-    pub(super) fn new() -> Self {
+impl<'t, 'k> Levels<'t, 'k> {
+    /// Levels for a walk that asks [`Self::field`] only about children
+    /// whose kinds `fielded` marks.
+    pub(super) fn new(fielded: &'k [bool]) -> Self {
         Self {
             children: Vec::new(),
             levels: Vec::new(),
-            tree: PhantomData,
+            cursor: None,
+            fielded,
         }
     }
 
@@ -93,7 +109,9 @@ impl<'t> Levels<'t> {
     /// level, when it has none.
     pub(super) fn open(&mut self, parent: Node<'t>) -> bool {
         let start = self.children.len();
-        append_named_children(parent, &mut self.children);
+        let fielded = self.fielded;
+        let wants = |kind: u16| fielded.get(usize::from(kind)).copied().unwrap_or(false);
+        append_named_children(parent, &mut self.cursor, wants, &mut self.children);
         if self.children.len() == start {
             return false;
         }
@@ -105,16 +123,17 @@ impl<'t> Levels<'t> {
     /// (or there is no level).
     pub(super) fn next(&mut self) -> Option<Node<'t>> {
         let (_, next) = self.levels.last_mut()?;
-        let child = self.children.get(*next)?;
+        let &(child, _) = self.children.get(*next)?;
         *next += 1;
-        Some(node(child))
+        Some(child)
     }
 
     /// The field of the innermost level's node that the child [`Self::next`]
-    /// handed out last is in, 0 for none (or before any).
+    /// handed out last is in, 0 for none (or before any, or when its kind
+    /// is not one the levels were made to name fields for).
     pub(super) fn field(&self) -> FieldId {
         match self.levels.last() {
-            Some(&(start, next)) if next > start => self.children[next - 1].field,
+            Some(&(start, next)) if next > start => self.children[next - 1].1,
             _ => 0,
         }
     }
@@ -132,9 +151,9 @@ impl<'t> Levels<'t> {
 }
 
 /// The named children of `parent`, in order, comments included (like
-/// [`Node::named_children`], without a cursor).
+/// [`Node::named_children`]).
 pub(crate) fn named_children(parent: Node<'_>) -> impl Iterator<Item = Node<'_>> {
-    listed(parent).map(|child| node(&child))
+    listed(parent, false).into_iter().map(|(child, _)| child)
 }
 
 /// The named children of `parent` in its field `field`, in order (like
@@ -143,26 +162,40 @@ pub(crate) fn named_children_in(
     parent: Node<'_>,
     field: FieldId,
 ) -> impl Iterator<Item = Node<'_>> {
-    listed(parent)
-        .filter(move |child| child.field == field)
-        .map(|child| node(&child))
+    listed(parent, true)
+        .into_iter()
+        .filter(move |&(_, in_field)| in_field == field)
+        .map(|(child, _)| child)
 }
 
-/// The named children of `parent` with their fields, in a buffer of their own.
-fn listed(parent: Node<'_>) -> std::vec::IntoIter<RawChild> {
+/// The named children of `parent`, with their fields when `fields` asks
+/// for them, in a buffer of their own.
+fn listed(parent: Node<'_>, fields: bool) -> Vec<Child<'_>> {
     let mut children = Vec::new();
-    append_named_children(parent, &mut children);
-    children.into_iter()
+    append_named_children(parent, &mut None, |_| fields, &mut children);
+    children
 }
 
 /// The first named child of `parent` of kind `kind`.
 pub(crate) fn named_child_of_kind(parent: Node<'_>, kind: u16) -> Option<Node<'_>> {
-    let mut child = std::mem::MaybeUninit::<RawChild>::uninit();
-    // SAFETY: the function writes one child to `child` when it returns
-    // true, and nothing is read from it otherwise.
-    unsafe {
-        refscope_named_child_of_kind(parent.into_raw(), kind, child.as_mut_ptr())
-            .then(|| node(child.assume_init_ref()))
+    let count = parent.named_child_count();
+    if count <= BY_INDEX {
+        return (0..count)
+            .filter_map(|index| parent.named_child(index))
+            .find(|child| child.kind_id() == kind);
+    }
+    let mut cursor = parent.walk();
+    if !cursor.goto_first_child() {
+        return None;
+    }
+    loop {
+        let node = cursor.node();
+        if node.kind_id() == kind && node.is_named() {
+            return Some(node);
+        }
+        if !cursor.goto_next_sibling() {
+            return None;
+        }
     }
 }
 
@@ -170,8 +203,8 @@ pub(crate) fn named_child_of_kind(parent: Node<'_>, kind: u16) -> Option<Node<'_
 mod tests {
     use super::*;
 
-    /// Every node's named children and their fields, as `children.c` gives
-    /// them and as tree-sitter's own functions give them by index.
+    /// Every node's named children and their fields, as the walk's levels
+    /// list them and as tree-sitter's own functions give them by index.
     fn check_every_node(source: &[u8]) -> usize {
         let tree = super::super::parse_only(source).expect("the parser has a language");
         let language = tree.language();
@@ -179,7 +212,8 @@ mod tests {
         let mut cursor = tree.walk();
         loop {
             let node = cursor.node();
-            let mut levels = Levels::new();
+            let every = vec![true; usize::from(language.node_kind_count() as u16)];
+            let mut levels = Levels::new(&every);
             let opened = levels.open(node);
             assert_eq!(opened, node.named_child_count() > 0);
             for i in 0..node.named_child_count() {
@@ -234,15 +268,33 @@ mod tests {
     }
 
     #[test]
-    fn raw_child_is_the_c_struct() {
-        let mut layout = [0; 2];
-        // SAFETY: the function writes two numbers to the array.
-        unsafe { refscope_child_layout(&mut layout) };
-        let rust = [
-            std::mem::size_of::<RawChild>(),
-            std::mem::offset_of!(RawChild, field),
-        ];
-        assert_eq!(rust, layout);
+    fn a_large_node_is_listed_as_a_small_one_is() {
+        let elements: Vec<String> = (0..3 * BY_INDEX)
+            .map(|i| format!("/* {i} */ f({i})"))
+            .collect();
+        let source = format!(
+            "class A {{ int[] a = {{ {} }}; void m() {{ g({}); }} }}",
+            elements.join(", "),
+            elements.join(", ")
+        );
+        // The initializer and the argument list hold each element and
+        // comment: past what is listed by index.
+        let tree = super::super::parse_only(source.as_bytes()).expect("a language");
+        let mut cursor = tree.walk();
+        let mut large = 0;
+        loop {
+            large += usize::from(cursor.node().named_child_count() > BY_INDEX);
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() && cursor.goto_parent() {}
+            if cursor.node() == tree.root_node() {
+                break;
+            }
+        }
+        assert_eq!(large, 2);
+        let checked = check_every_node(source.as_bytes());
+        assert!(checked > 6 * BY_INDEX, "{checked} children checked");
     }
 
     #[test]

@@ -132,6 +132,24 @@ pub(crate) struct Grammar {
     /// By kind id: the [`crate::facts::Modifiers`] bit of a modifier
     /// keyword (an anonymous node), 0 for any other kind.
     pub(crate) modifier_bits: Vec<u32>,
+    /// The address of each field's name in the grammar, with the field's
+    /// id: tree-sitter names a child's field by handing out the grammar's
+    /// own string, which is known by its address without reading it.
+    field_names: Vec<(usize, FieldId)>,
+}
+
+impl Grammar {
+    /// The id of the field named by the grammar's string at `name`, 0 for
+    /// none (a null pointer, or a string that is not a field name). Only
+    /// the address is compared: tree-sitter hands out the very strings
+    /// `field_name_for_id` does.
+    pub(crate) fn field_named_at(&self, name: *const std::ffi::c_char) -> FieldId {
+        let address = name as usize;
+        self.field_names
+            .iter()
+            .find(|&&(at, _)| at == address)
+            .map_or(0, |&(_, id)| id)
+    }
 }
 
 /// The process-wide grammar, resolved on first use.
@@ -149,11 +167,133 @@ pub(crate) fn grammar() -> &'static Grammar {
                     .unwrap_or(0)
             })
             .collect();
+        let field_names = (1..=language.field_count() as FieldId)
+            .filter_map(|id| Some((language.field_name_for_id(id)?.as_ptr() as usize, id)))
+            .collect();
         Grammar {
+            field_names,
             kinds: Kinds::resolve(&language),
             fields: Fields::resolve(&language),
             modifier_bits,
             language,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grammar tree-sitter-java gives still has every kind and field
+    /// the extraction names (resolving them panics, naming the one gone),
+    /// and every field is known by the address of its name.
+    #[test]
+    fn the_grammar_has_every_kind_and_field_the_extraction_names() {
+        let g = grammar();
+        for id in 1..=g.language.field_count() as FieldId {
+            let name = g
+                .language
+                .field_name_for_id(id)
+                .expect("a field has a name");
+            assert_eq!(g.field_named_at(name.as_ptr().cast()), id, "{name}");
+        }
+        assert_eq!(g.field_named_at(std::ptr::null()), 0);
+    }
+
+    /// The fields the extraction reads of each kind are where it reads
+    /// them: a grammar that moved one fails here, by name, rather than
+    /// leaving references unresolved.
+    #[test]
+    fn each_kind_has_the_fields_the_extraction_reads() {
+        let source = br#"
+            @A(key = 1)
+            class C<T> extends B implements I {
+                int[] f = {1}, g[];
+                C(int x) { super(); }
+                <U> List<U> m(int a, String... b) throws E {
+                    int y = a > 0 ? a : -a;
+                    o.f = x[0];
+                    r.run(() -> {});
+                    new D<>(y);
+                    for (var e : es) { }
+                    if (o instanceof String s) { }
+                    return p.q(1);
+                }
+            }
+        "#;
+        let tree = super::super::parse_only(source).expect("a language");
+        let g = grammar();
+        let (k, f) = (&g.kinds, &g.fields);
+        let expected: &[(u16, &[FieldId])] = &[
+            (
+                k.class_declaration,
+                &[
+                    f.name,
+                    f.type_parameters,
+                    f.superclass,
+                    f.interfaces,
+                    f.body,
+                ],
+            ),
+            (
+                k.method_declaration,
+                &[f.type_parameters, f.r#type, f.name, f.parameters, f.body],
+            ),
+            (k.constructor_declaration, &[f.name, f.parameters, f.body]),
+            (k.formal_parameter, &[f.r#type, f.name]),
+            (k.field_declaration, &[f.r#type, f.declarator]),
+            (k.local_variable_declaration, &[f.r#type, f.declarator]),
+            (k.variable_declarator, &[f.name, f.value]),
+            (
+                k.ternary_expression,
+                &[f.condition, f.consequence, f.alternative],
+            ),
+            (k.binary_expression, &[f.left, f.operator, f.right]),
+            (k.unary_expression, &[f.operator, f.operand]),
+            (k.assignment_expression, &[f.left, f.operator, f.right]),
+            (k.field_access, &[f.object, f.field]),
+            (k.array_access, &[f.array]),
+            (k.method_invocation, &[f.object, f.name, f.arguments]),
+            (k.lambda_expression, &[f.parameters, f.body]),
+            (k.object_creation_expression, &[f.r#type, f.arguments]),
+            (
+                k.enhanced_for_statement,
+                &[f.r#type, f.name, f.value, f.body],
+            ),
+            (k.instanceof_expression, &[f.left, f.right, f.name]),
+            (k.annotation, &[f.name, f.arguments]),
+        ];
+        let mut cursor = tree.walk();
+        let mut seen = std::collections::HashMap::new();
+        loop {
+            let node = cursor.node();
+            seen.entry(node.kind_id())
+                .or_insert_with(Vec::new)
+                .push(node);
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() && cursor.goto_parent() {}
+            if cursor.node() == tree.root_node() {
+                break;
+            }
+        }
+        for &(kind, fields) in expected {
+            let name = g.language.node_kind_for_id(kind).unwrap_or("?");
+            let nodes = seen
+                .get(&kind)
+                .unwrap_or_else(|| panic!("no {name} parsed"));
+            for &field in fields {
+                let field_name = g.language.field_name_for_id(field).unwrap_or("?");
+                assert!(
+                    nodes.iter().any(|n| n.child_by_field_id(field).is_some()),
+                    "no {name} has a field {field_name}"
+                );
+            }
+        }
+        // Element-value pairs name their key.
+        let pair = g.language.id_for_node_kind("element_value_pair", true);
+        let pairs = seen.get(&pair).expect("an element-value pair parsed");
+        assert!(pairs[0].child_by_field_id(f.key).is_some());
+    }
 }

@@ -144,7 +144,13 @@ impl<'s, 't> Walker<'s, 't> {
         // Ancestors of the current node with their kinds, root first, and
         // the named children of each ancestor still to visit.
         let mut stack: Vec<(Node<'t>, u16)> = Vec::new();
-        let mut levels = Levels::new();
+        // Only identifiers and field accesses care which field of their
+        // parent they are.
+        let fielded: Vec<bool> = roles
+            .iter()
+            .map(|r| matches!(r.enter, Enter::Identifier | Enter::FieldAccess))
+            .collect();
+        let mut levels = Levels::new(&fielded);
         if self.count_errors {
             self.count_syntax_errors(root);
         }
