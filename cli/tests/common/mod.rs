@@ -87,20 +87,27 @@ pub fn run(cwd: &Path, args: &[&str]) -> Run {
     }
 }
 
+/// Runs `command` (`what` names it) to completion; its output. Panics
+/// with what it printed on standard error when it fails.
+pub fn run_ok(what: &str, command: &mut Command) -> std::process::Output {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("{what} did not start: {e}"));
+    assert!(
+        output.status.success(),
+        "{what} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
 /// Fetches a Debian source package with `corpora/fetch` and returns its
 /// directory; panics with fetch's messages when that fails.
 pub fn fetch_corpus(name: &str) -> PathBuf {
-    let fetch = Command::new("bash")
-        .arg(workspace_root().join("corpora/fetch"))
-        .arg(name)
-        .output()
-        .unwrap();
-    assert!(
-        fetch.status.success(),
-        "corpora/fetch {name} failed:\n{}",
-        String::from_utf8_lossy(&fetch.stderr)
-    );
-    PathBuf::from(String::from_utf8(fetch.stdout).unwrap().trim())
+    let mut fetch = Command::new("bash");
+    fetch.arg(workspace_root().join("corpora/fetch")).arg(name);
+    let fetched = run_ok(&format!("corpora/fetch {name}"), &mut fetch);
+    PathBuf::from(String::from_utf8(fetched.stdout).unwrap().trim())
 }
 
 /// The interpreter with the MCP SDK (`target/mcp-venv`, made by `.ci/run`,

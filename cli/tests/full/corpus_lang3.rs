@@ -19,7 +19,7 @@ use std::process::Command;
 use crate::common::oracle::{
     RefScope, RefScore, RefScoreConfig, parse_decls, parse_refs, score_decls, score_refs,
 };
-use crate::common::{fetch_corpus, index_with_class_path, run, workspace_root};
+use crate::common::{fetch_corpus, index_with_class_path, run, run_ok, workspace_root};
 
 /// Share of javac's declarations that must be matched.
 const DECL_RECALL_FLOOR: f64 = 0.995;
@@ -310,19 +310,15 @@ fn test_class_path() -> String {
 /// Runs the javac oracle over the main and test sources, paths relative to
 /// the corpus root, the way `corpora/oracle-runs.md` made the shared dump.
 fn run_javac_oracle(corpus: &Path, class_path: &str, out: &Path) {
-    let oracle = Command::new("bash")
-        .arg(workspace_root().join("oracle/javac-oracle"))
-        .args(ORACLE_ROOTS.iter().flat_map(|root| ["--root", root]))
-        .args(["--base", ".", "--classpath", class_path])
-        .arg("--out")
-        .arg(out)
-        .current_dir(corpus)
-        .output()
-        .unwrap();
-    assert!(
-        oracle.status.success(),
-        "javac-oracle failed:\n{}",
-        String::from_utf8_lossy(&oracle.stderr)
+    run_ok(
+        "javac-oracle",
+        Command::new("bash")
+            .arg(workspace_root().join("oracle/javac-oracle"))
+            .args(ORACLE_ROOTS.iter().flat_map(|root| ["--root", root]))
+            .args(["--base", ".", "--classpath", class_path])
+            .arg("--out")
+            .arg(out)
+            .current_dir(corpus),
     );
 }
 

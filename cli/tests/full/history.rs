@@ -18,17 +18,13 @@ fn every_commit_of_a_generated_history_exports_as_from_scratch() {
     let corpus = crate::common::fetch_corpus("libcommons-lang3-java").join("src/main/java");
     let work = tempfile::tempdir().unwrap();
     let repo = work.path().join("repo");
-    let generated = std::process::Command::new("python3")
-        .arg(crate::common::workspace_root().join("corpora/make-history"))
-        .args(["--corpus", corpus.to_str().unwrap()])
-        .args(["--out", repo.to_str().unwrap()])
-        .args(["--commits", &COMMITS.to_string(), "--seed", "11"])
-        .output()
-        .unwrap();
-    assert!(
-        generated.status.success(),
-        "corpora/make-history failed:\n{}",
-        String::from_utf8_lossy(&generated.stderr)
+    crate::common::run_ok(
+        "corpora/make-history",
+        std::process::Command::new("python3")
+            .arg(crate::common::workspace_root().join("corpora/make-history"))
+            .args(["--corpus", corpus.to_str().unwrap()])
+            .args(["--out", repo.to_str().unwrap()])
+            .args(["--commits", &COMMITS.to_string(), "--seed", "11"]),
     );
     let log = std::process::Command::new("git")
         .args(["log", "--first-parent", "--reverse", "--format=%H %s"])

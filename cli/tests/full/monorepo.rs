@@ -8,7 +8,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::common::{export_of, fetch_corpus, workspace_root};
+use crate::common::{export_of, fetch_corpus, run_ok, workspace_root};
 
 /// The export lines of `export` whose file lies under `dir` (but for the
 /// calls into the copy before), with `dir` and the package prefix `prefix`
@@ -31,17 +31,13 @@ fn relocated_copies_resolve_as_their_corpus_and_into_each_other() {
     let work = tempfile::tempdir().unwrap();
     let repo = work.path().join("repo");
     // Two whole copies of the 215 files and a part of a third.
-    let made = Command::new("python3")
-        .arg(workspace_root().join("corpora/make-monorepo"))
-        .args(["--files", "500", "--cross-refs", "300"])
-        .args(["--sources", corpus.to_str().unwrap()])
-        .args(["--out", repo.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        made.status.success(),
-        "corpora/make-monorepo failed:\n{}",
-        String::from_utf8_lossy(&made.stderr)
+    run_ok(
+        "corpora/make-monorepo",
+        Command::new("python3")
+            .arg(workspace_root().join("corpora/make-monorepo"))
+            .args(["--files", "500", "--cross-refs", "300"])
+            .args(["--sources", corpus.to_str().unwrap()])
+            .args(["--out", repo.to_str().unwrap()]),
     );
     let mut original: Vec<String> = export_of(&corpus, &[]).lines().map(String::from).collect();
     original.sort_unstable();
