@@ -52,7 +52,7 @@ pub fn java_resolve(data: &[u8]) {
     }
     let table = SymbolTable::new(classes, Some(class_path.clone()), files);
     for (index, file) in facts.iter().enumerate() {
-        let _ = resolve_file_tracked(&table, &universe, file, index as u32, LookupLog::default());
+        let _ = resolve_file_tracked(&table, &universe, file, index as u32, &LookupLog::default());
         let _ = element_records(file, &Qualifier::new(&universe, file));
     }
 }

@@ -79,23 +79,24 @@ pub fn declared_at(sig: &refscope_symbols::ClassSig, file: u32) -> refscope_symb
 }
 
 /// Qualifies and resolves file `file` against `universe` and `table`,
-/// recording what it looked up in `log` (a fresh one, or
-/// [`LookupLog::off`]).
+/// recording what it looked up in `log` (one with no computation open, or
+/// [`LookupLog::off`]), whose names it takes: the log is left empty for
+/// the next file.
 pub fn resolve_file_tracked(
     table: &SymbolTable,
     universe: &TypeUniverse,
     facts: &FileFacts,
     file: u32,
-    log: LookupLog,
+    log: &LookupLog,
 ) -> TrackedResolution {
-    let qualifier = Qualifier::recording(universe, facts, &log);
+    let qualifier = Qualifier::recording(universe, facts, log);
     let records = crate::records::element_records(facts, &qualifier);
     let resolution = resolve_file(table, &qualifier, facts, file);
     drop(qualifier);
     TrackedResolution {
         records,
         resolution,
-        deps: log.finish(),
+        deps: log.take(),
     }
 }
 

@@ -17,7 +17,7 @@
 //! the thread it runs on: it is `!Sync`, and a file resolves on one thread.
 
 use std::cell::{Cell, RefCell};
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rustc_hash::{FxBuildHasher, FxHashSet};
@@ -54,6 +54,10 @@ pub struct NameSet {
     /// unique to each set made (never reused, unlike an address), 0 for
     /// a set with no names.
     id: u64,
+    /// A hash of the names' hashes, made with the set: sets are compared
+    /// and hashed as a memo keeps each once, and this spares reading
+    /// every name for it.
+    fingerprint: u64,
     names: Names,
 }
 
@@ -164,23 +168,27 @@ impl NameSet {
         self.names.ends.is_empty()
     }
 
-    /// Each of `names` once, whose hashes are `hashes`.
-    fn from_hashed(names: &[&str], hashes: &[u64]) -> Self {
-        let mut order: Vec<u32> = (0..names.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| {
-            let (a, b) = (a as usize, b as usize);
-            hashes[a]
-                .cmp(&hashes[b])
-                .then_with(|| names[a].cmp(names[b]))
-        });
-        order.dedup_by(|a, b| names[*a as usize] == names[*b as usize]);
-        let id = match order.len() {
-            0 => 0,
-            _ => NEXT_SET_ID.fetch_add(1, Ordering::Relaxed),
+    /// Each name of `hashed` (a name's hash, then the name) once.
+    fn from_hashed(mut hashed: Vec<(u64, &str)>) -> Self {
+        hashed.sort_unstable();
+        hashed.dedup_by(|a, b| a.1 == b.1);
+        let (id, fingerprint) = match hashed.len() {
+            0 => (0, 0),
+            _ => {
+                let mut fingerprint = FxBuildHasher.build_hasher();
+                hashed
+                    .iter()
+                    .for_each(|&(hash, _)| fingerprint.write_u64(hash));
+                (
+                    NEXT_SET_ID.fetch_add(1, Ordering::Relaxed),
+                    fingerprint.finish(),
+                )
+            }
         };
         Self {
             id,
-            names: Names::from_ordered(order.iter().map(|&at| names[at as usize])),
+            fingerprint,
+            names: Names::from_ordered(hashed.into_iter().map(|(_, name)| name)),
         }
     }
 }
@@ -190,7 +198,7 @@ static NEXT_SET_ID: AtomicU64 = AtomicU64::new(1);
 
 impl PartialEq for NameSet {
     fn eq(&self, other: &Self) -> bool {
-        self.names == other.names
+        self.fingerprint == other.fingerprint && self.names == other.names
     }
 }
 
@@ -198,15 +206,13 @@ impl Eq for NameSet {}
 
 impl std::hash::Hash for NameSet {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.names.hash(state);
+        state.write_u64(self.fingerprint);
     }
 }
 
 impl<'n> FromIterator<&'n str> for NameSet {
     fn from_iter<I: IntoIterator<Item = &'n str>>(names: I) -> Self {
-        let names: Vec<&str> = names.into_iter().collect();
-        let hashes: Vec<u64> = names.iter().map(|name| hash(name)).collect();
-        Self::from_hashed(&names, &hashes)
+        Self::from_hashed(names.into_iter().map(|name| (hash(name), name)).collect())
     }
 }
 
@@ -219,23 +225,26 @@ impl<'n> FromIterator<&'n str> for NameSet {
 struct Frame {
     /// The names in the order first noted, end to end.
     bytes: String,
-    /// Where each name starts in `bytes`, then where the last one ends.
-    bounds: Vec<u32>,
-    /// Each name's hash, by position.
-    hashes: Vec<u64>,
-    /// Positions of the names, by hash.
-    index: hashbrown::HashTable<u32>,
+    /// Each name noted, by its hash: the probe finds a name's place in
+    /// `bytes` in the entry itself.
+    index: hashbrown::HashTable<Noted>,
     /// The ids of the memoized name sets already recorded here: a memo
     /// hit asks for the same few sets again and again.
     replayed: FxHashSet<u64>,
+}
+
+/// A name of a [`Frame`]: its hash, and where it lies in the frame's bytes.
+#[derive(Debug, Clone, Copy)]
+struct Noted {
+    hash: u64,
+    start: u32,
+    end: u32,
 }
 
 impl Default for Frame {
     fn default() -> Self {
         Self {
             bytes: String::new(),
-            bounds: vec![0],
-            hashes: Vec::new(),
             index: hashbrown::HashTable::new(),
             replayed: FxHashSet::default(),
         }
@@ -243,63 +252,71 @@ impl Default for Frame {
 }
 
 impl Frame {
-    /// Name number `at`.
-    fn name(&self, at: usize) -> &str {
-        &self.bytes[self.bounds[at] as usize..self.bounds[at + 1] as usize]
-    }
-
-    fn len(&self) -> usize {
-        self.hashes.len()
+    fn name(&self, noted: Noted) -> &str {
+        &self.bytes[noted.start as usize..noted.end as usize]
     }
 
     /// Notes `name`, whose hash is `hash`, unless it is noted already.
     fn insert(&mut self, name: &str, hash: u64) {
-        let Frame {
-            bytes,
-            bounds,
-            hashes,
-            index,
-            ..
-        } = self;
+        let Frame { bytes, index, .. } = self;
         // Compared as bytes: a name is found far more often than added,
         // and bytes need no check that a slice falls between characters.
         let held = bytes.as_bytes();
-        let found = index.find(hash, |&at| {
-            let at = at as usize;
-            held[bounds[at] as usize..bounds[at + 1] as usize] == *name.as_bytes()
+        let found = index.find(hash, |noted| {
+            noted.hash == hash
+                && same_bytes(
+                    &held[noted.start as usize..noted.end as usize],
+                    name.as_bytes(),
+                )
         });
         if found.is_some() {
             return;
         }
+        let start = bytes.len() as u32;
         bytes.push_str(name);
         let end = u32::try_from(bytes.len()).expect("a file looks up under 4 GiB of names");
-        index.insert_unique(hash, hashes.len() as u32, |&at| hashes[at as usize]);
-        bounds.push(end);
-        hashes.push(hash);
+        index.insert_unique(hash, Noted { hash, start, end }, |noted| noted.hash);
     }
 
     /// Every name, sorted.
     fn sorted(&self) -> NameList {
-        NameList::sorted_from(self.names())
+        NameList::sorted_from(self.index.iter().map(|&noted| self.name(noted)).collect())
     }
 
     /// Every name, as a set.
     fn set(&self) -> NameSet {
-        NameSet::from_hashed(&self.names(), &self.hashes)
-    }
-
-    fn names(&self) -> Vec<&str> {
-        (0..self.len()).map(|at| self.name(at)).collect()
+        NameSet::from_hashed(
+            self.index
+                .iter()
+                .map(|&noted| (noted.hash, self.name(noted)))
+                .collect(),
+        )
     }
 
     /// Empty again, its buffers kept.
     fn clear(&mut self) {
         self.bytes.clear();
-        self.bounds.truncate(1);
-        self.hashes.clear();
         self.index.clear();
         self.replayed.clear();
     }
+}
+
+/// Whether `a` and `b` are the same bytes: names are short, and compared
+/// eight bytes at a time here they need no call to `memcmp`.
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n < 8 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    let word = |bytes: &[u8], at: usize| {
+        u64::from_ne_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+    };
+    // Whole words, then the last eight bytes, which may overlap the last
+    // whole word.
+    (0..n / 8).all(|i| word(a, 8 * i) == word(b, 8 * i)) && word(a, n - 8) == word(b, n - 8)
 }
 
 fn name_in<'b>(bytes: &'b str, ends: &[u32], at: usize) -> &'b str {
@@ -392,8 +409,8 @@ impl LookupLog {
             let mut frames = self.frames.borrow_mut();
             let (outer, inner) = frames.split_at_mut(depth);
             let (outer, inner) = (&mut outer[depth - 1], &mut inner[0]);
-            for at in 0..inner.len() {
-                outer.insert(inner.name(at), inner.hashes[at]);
+            for &noted in inner.index.iter() {
+                outer.insert(inner.name(noted), noted.hash);
             }
             // What the inner frame replayed, the outer one now has.
             outer.replayed.extend(inner.replayed.drain());
@@ -405,7 +422,19 @@ impl LookupLog {
 
     /// Everything looked up, sorted.
     pub fn finish(self) -> NameList {
-        self.frames.borrow()[0].sorted()
+        self.take()
+    }
+
+    /// Everything looked up, sorted, leaving the log empty for the next
+    /// file: a worker resolves thousands, and a log kept from one to the
+    /// next has its buffers grown already. Called with no computation
+    /// open.
+    pub fn take(&self) -> NameList {
+        debug_assert_eq!(self.depth.get(), 0, "a computation is open");
+        let mut frames = self.frames.borrow_mut();
+        let names = frames[0].sorted();
+        frames.iter_mut().for_each(Frame::clear);
+        names
     }
 }
 
@@ -483,6 +512,39 @@ mod tests {
         assert_eq!(sorted(&inner), ["p.A", "p.B"]);
         log.record_all(&memoized);
         assert_eq!(names(&log.finish()), ["p.A", "p.B", "p.C"]);
+    }
+
+    #[test]
+    fn bytes_are_the_same_only_when_every_one_is() {
+        let text = b"java.util.concurrent.ConcurrentHashMap$KeySetView";
+        for n in 0..text.len() {
+            let a = &text[..n];
+            assert!(super::same_bytes(a, a), "{n}");
+            assert!(!super::same_bytes(a, &text[..n + 1]), "{n}");
+            for at in 0..n {
+                let mut b = a.to_vec();
+                b[at] ^= 1;
+                assert!(!super::same_bytes(a, &b), "{n} {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_log_taken_starts_again_empty() {
+        let log = LookupLog::default();
+        let memoized: NameSet = ["p.M"].into_iter().collect();
+        log.record("p.A");
+        log.record_all(&memoized);
+        let ((), _) = log.nested(|| log.record("p.B"));
+        assert_eq!(names(&log.take()), ["p.A", "p.B", "p.M"]);
+        // Nothing of the first file is left, not even which sets it
+        // replayed.
+        log.record("p.C");
+        log.record_all(&memoized);
+        let ((), inner) = log.nested(|| log.record("p.C"));
+        assert_eq!(sorted(&inner), ["p.C"]);
+        assert_eq!(names(&log.take()), ["p.C", "p.M"]);
+        assert!(log.take().is_empty());
     }
 
     #[test]

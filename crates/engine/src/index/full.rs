@@ -178,8 +178,8 @@ pub(super) fn index_full(
         pool,
         files.len(),
         RESOLVED_AHEAD,
-        || (),
-        |_, at| {
+        new_log,
+        |log, at| {
             let slot = order[at];
             let file = &files[slot];
             let facts = reader
@@ -195,7 +195,7 @@ pub(super) fn index_full(
                 symbols,
                 &symbol_deps,
                 slot as u32,
-                new_log(),
+                log,
             );
             let unit_symbols = if incremental_data {
                 symbols.to_unit()

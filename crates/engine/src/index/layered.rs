@@ -323,8 +323,8 @@ pub(super) fn index_layered(
         pool,
         work.len(),
         RESOLVED_AHEAD,
-        || (),
-        |_, at| {
+        LookupLog::default,
+        |log, at| {
             let (path, blob_id, location) = &work[at];
             let facts = reader
                 .facts(blob_id, *location)
@@ -339,7 +339,7 @@ pub(super) fn index_layered(
                 &symbols,
                 &symbols.deps,
                 slot,
-                LookupLog::default(),
+                log,
             );
             let deps = std::mem::take(&mut tracked.deps);
             let unit = NewUnit::new(

@@ -402,8 +402,9 @@ impl SourceClasses for FileView<'_> {
 
 /// Resolves file `slot` (its facts `facts`, its symbols `symbols`, whose
 /// lookups are `symbol_deps`: their `deps`, or those taken out of them)
-/// against `classes` and `universe`, noting lookups in `log`; the
-/// resolution, with every name its symbols and resolution looked up.
+/// against `classes` and `universe`, noting lookups in `log` (left empty
+/// for the next file); the resolution, with every name its symbols and
+/// resolution looked up.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn resolve_file(
     classes: &dyn RevisionClasses,
@@ -413,7 +414,7 @@ pub(crate) fn resolve_file(
     symbols: &FileSymbols,
     symbol_deps: &[u8],
     slot: u32,
-    log: LookupLog,
+    log: &LookupLog,
 ) -> TrackedResolution {
     let view = FileView::new(classes, slot, &symbols.own);
     let path = classes.path(slot).unwrap_or_else(|| Arc::from(""));

@@ -134,7 +134,13 @@ pub fn resolve(files: &[(String, String)]) -> Vec<(FileFacts, TrackedResolution)
         .iter()
         .enumerate()
         .map(|(index, facts)| {
-            resolve_file_tracked(&table, &universe, facts, index as u32, LookupLog::default())
+            resolve_file_tracked(
+                &table,
+                &universe,
+                facts,
+                index as u32,
+                &LookupLog::default(),
+            )
         })
         .collect();
     facts.into_iter().zip(resolutions).collect()
