@@ -218,20 +218,32 @@ impl<'n> FromIterator<&'n str> for NameSet {
 
 /// What one open computation looked up: each name once, end to end in
 /// one buffer. A lookup notes a name millions of times over a revision,
-/// most of them a name noted already: noted here it costs a hash, a probe
-/// and one comparison of bytes, and a copy into the buffer the first
-/// time, never an allocation of its own.
+/// most of them a name noted already: noted here it costs a hash, a
+/// search and one comparison of bytes, and a copy into the buffer the
+/// first time, never an allocation of its own.
+///
+/// Most frames are a memoized computation's, a handful of names each
+/// (4.4 on average over the JDK): those are searched end to end. A frame
+/// with more names (the file's own) is indexed by hash as well. Either
+/// way, emptying and listing a frame costs what it holds, not what the
+/// largest computation before it held.
 #[derive(Debug)]
 struct Frame {
     /// The names in the order first noted, end to end.
     bytes: String,
-    /// Each name noted, by its hash: the probe finds a name's place in
-    /// `bytes` in the entry itself.
-    index: hashbrown::HashTable<Noted>,
+    /// Each name noted, in the order first noted.
+    noted: Vec<Noted>,
+    /// Positions in `noted`, by hash: empty while the frame is small.
+    index: hashbrown::HashTable<u32>,
     /// The ids of the memoized name sets already recorded here: a memo
     /// hit asks for the same few sets again and again.
-    replayed: FxHashSet<u64>,
+    replayed: Vec<u64>,
+    /// The same ids, once there are more than a few.
+    replayed_index: FxHashSet<u64>,
 }
+
+/// Names a frame holds before it indexes them by hash.
+const SMALL_FRAME: usize = 16;
 
 /// A name of a [`Frame`]: its hash, and where it lies in the frame's bytes.
 #[derive(Debug, Clone, Copy)]
@@ -245,8 +257,10 @@ impl Default for Frame {
     fn default() -> Self {
         Self {
             bytes: String::new(),
+            noted: Vec::new(),
             index: hashbrown::HashTable::new(),
-            replayed: FxHashSet::default(),
+            replayed: Vec::new(),
+            replayed_index: FxHashSet::default(),
         }
     }
 }
@@ -258,35 +272,70 @@ impl Frame {
 
     /// Notes `name`, whose hash is `hash`, unless it is noted already.
     fn insert(&mut self, name: &str, hash: u64) {
-        let Frame { bytes, index, .. } = self;
+        let Frame {
+            bytes,
+            noted,
+            index,
+            ..
+        } = self;
         // Compared as bytes: a name is found far more often than added,
         // and bytes need no check that a slice falls between characters.
         let held = bytes.as_bytes();
-        let found = index.find(hash, |noted| {
-            noted.hash == hash
-                && same_bytes(
-                    &held[noted.start as usize..noted.end as usize],
-                    name.as_bytes(),
-                )
-        });
-        if found.is_some() {
+        let is = |n: &Noted| {
+            n.hash == hash && same_bytes(&held[n.start as usize..n.end as usize], name.as_bytes())
+        };
+        let found = match noted.len() {
+            0..=SMALL_FRAME => noted.iter().any(is),
+            _ => index.find(hash, |&at| is(&noted[at as usize])).is_some(),
+        };
+        if found {
             return;
         }
         let start = bytes.len() as u32;
         bytes.push_str(name);
         let end = u32::try_from(bytes.len()).expect("a file looks up under 4 GiB of names");
-        index.insert_unique(hash, Noted { hash, start, end }, |noted| noted.hash);
+        noted.push(Noted { hash, start, end });
+        let rehash = |&at: &u32| noted[at as usize].hash;
+        match noted.len() {
+            0..=SMALL_FRAME => {}
+            n if n == SMALL_FRAME + 1 => {
+                for (at, n) in noted.iter().enumerate() {
+                    index.insert_unique(n.hash, at as u32, rehash);
+                }
+            }
+            n => {
+                index.insert_unique(hash, n as u32 - 1, rehash);
+            }
+        }
+    }
+
+    /// Notes that the memoized set with id `id` is replayed here; whether
+    /// it was not already.
+    fn replays(&mut self, id: u64) -> bool {
+        let new = match self.replayed.len() {
+            0..=SMALL_FRAME => !self.replayed.contains(&id),
+            _ => {
+                if self.replayed_index.is_empty() {
+                    self.replayed_index.extend(&self.replayed);
+                }
+                self.replayed_index.insert(id)
+            }
+        };
+        if new {
+            self.replayed.push(id);
+        }
+        new
     }
 
     /// Every name, sorted.
     fn sorted(&self) -> NameList {
-        NameList::sorted_from(self.index.iter().map(|&noted| self.name(noted)).collect())
+        NameList::sorted_from(self.noted.iter().map(|&noted| self.name(noted)).collect())
     }
 
     /// Every name, as a set.
     fn set(&self) -> NameSet {
         NameSet::from_hashed(
-            self.index
+            self.noted
                 .iter()
                 .map(|&noted| (noted.hash, self.name(noted)))
                 .collect(),
@@ -296,8 +345,10 @@ impl Frame {
     /// Empty again, its buffers kept.
     fn clear(&mut self) {
         self.bytes.clear();
+        self.noted.clear();
         self.index.clear();
         self.replayed.clear();
+        self.replayed_index.clear();
     }
 }
 
@@ -371,7 +422,7 @@ impl LookupLog {
         }
         let mut frames = self.frames.borrow_mut();
         let frame = &mut frames[self.depth.get()];
-        if !frame.replayed.insert(names.id) {
+        if !frame.replays(names.id) {
             return;
         }
         for name in names.iter() {
@@ -409,11 +460,13 @@ impl LookupLog {
             let mut frames = self.frames.borrow_mut();
             let (outer, inner) = frames.split_at_mut(depth);
             let (outer, inner) = (&mut outer[depth - 1], &mut inner[0]);
-            for &noted in inner.index.iter() {
+            for &noted in &inner.noted {
                 outer.insert(inner.name(noted), noted.hash);
             }
             // What the inner frame replayed, the outer one now has.
-            outer.replayed.extend(inner.replayed.drain());
+            for id in inner.replayed.drain(..) {
+                outer.replays(id);
+            }
             inner.set()
         };
         drop(open);
@@ -527,6 +580,44 @@ mod tests {
                 assert!(!super::same_bytes(a, &b), "{n} {at}");
             }
         }
+    }
+
+    #[test]
+    fn a_frame_of_many_names_notes_each_once() {
+        // Past a few names a frame indexes them by hash, and past a few
+        // sets it indexes the sets it replayed: the answers stay the same.
+        let names: Vec<String> = (0..100).map(|i| format!("p.C{i}")).collect();
+        let sets: Vec<NameSet> = (0..40)
+            .map(|i| [format!("q.S{i}").as_str()].into_iter().collect())
+            .collect();
+        let log = LookupLog::default();
+        let ((), inner) = log.nested(|| {
+            for round in 0..2 {
+                for (i, name) in names.iter().enumerate() {
+                    log.record(name);
+                    if round == 1 && i < sets.len() {
+                        log.record_all(&sets[i]);
+                    }
+                }
+            }
+            for set in &sets {
+                log.record_all(set);
+            }
+        });
+        assert_eq!(inner.len(), 140);
+        for name in names.iter().map(String::as_str).chain(["q.S0", "q.S39"]) {
+            assert!(inner.contains(name), "{name}");
+        }
+        for (i, name) in names.iter().enumerate().rev() {
+            log.record(name);
+            log.record_all(&sets[i % sets.len()]);
+        }
+        let all = log.take();
+        assert_eq!(all.len(), 140);
+        let mut expected: Vec<String> = names.clone();
+        expected.extend((0..40).map(|i| format!("q.S{i}")));
+        expected.sort();
+        assert_eq!(all.iter().collect::<Vec<_>>(), expected);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use refscope_store::{
     BlobId, BulkLayer, IndexTransaction, LayerKind, Links, NewUnit, PackLocation, PackReader,
     PackWriter, UnitSymbols, encode_names, write_full_layer,
 };
-use refscope_symbols::lookups::LookupLog;
+use refscope_symbols::lookups::{LookupLog, NameList};
 use refscope_symbols::names::{canonical_names, type_skeleton};
 use refscope_syntax::facts::FileFacts;
 
@@ -106,12 +106,14 @@ pub(super) fn index_full(
         .collect();
     universe.declare_sources(names.iter().map(String::as_str));
     drop(names);
-    let typed: Vec<(Vec<refscope_store::TypeEntry>, LookupLog)> = pool.install(|| {
+    // A log per worker, not per file; what each file looked up is kept
+    // as a list until its classes are made.
+    let typed: Vec<(Vec<refscope_store::TypeEntry>, NameList)> = pool.install(|| {
         skeletons
             .par_iter()
-            .map(|skeleton| {
-                let log = new_log();
-                (file_types(&universe, skeleton, &log), log)
+            .map_init(new_log, |log, skeleton| {
+                let types = file_types(&universe, skeleton, log);
+                (types, log.take())
             })
             .collect()
     });
@@ -128,8 +130,9 @@ pub(super) fn index_full(
             .zip(files.par_iter())
             .enumerate()
             .with_max_len(1)
-            .map(|(slot, ((types, log), file))| {
+            .map_init(new_log, |log, (slot, ((types, looked_up), file))| {
                 let decls = declarations(file)?;
+                looked_up.iter().for_each(|name| log.record(name));
                 Ok(file_classes(&universe, &decls, slot as u32, types, log))
             })
             .collect::<Result<Vec<_>, Error>>()

@@ -71,7 +71,7 @@ impl FileSymbols {
 pub(crate) fn file_symbols(universe: &TypeUniverse, decls: &FileFacts, slot: u32) -> FileSymbols {
     let log = LookupLog::default();
     let types = file_types(universe, &type_skeleton(decls), &log);
-    file_classes(universe, decls, slot, types, log)
+    file_classes(universe, decls, slot, types, &log)
 }
 
 /// The universe's entries for the named types of a file (its
@@ -94,15 +94,16 @@ pub(crate) fn file_types(
 }
 
 /// [`file_symbols`] of a file whose `types` are known, their lookups in
-/// `log`: its classes' signatures.
+/// `log` (taken from it, leaving it empty for the next file): its
+/// classes' signatures.
 pub(crate) fn file_classes(
     universe: &TypeUniverse,
     decls: &FileFacts,
     slot: u32,
     types: Vec<TypeEntry>,
-    log: LookupLog,
+    log: &LookupLog,
 ) -> FileSymbols {
-    let qualifier = Qualifier::recording(universe, decls, &log);
+    let qualifier = Qualifier::recording(universe, decls, log);
     let own: Vec<Arc<ClassEntry>> = resolver::file_signatures(&qualifier, decls, slot)
         .into_iter()
         .map(|(sig, erased_params)| {
@@ -119,7 +120,7 @@ pub(crate) fn file_classes(
         types,
         own,
         placeless,
-        deps: encode_names(log.finish().iter()).into_boxed_slice(),
+        deps: encode_names(log.take().iter()).into_boxed_slice(),
     }
 }
 
