@@ -5,6 +5,7 @@ use super::revision::{
 };
 use crate::error::Error;
 use refscope_store::BlobId;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::Path;
 
 /// The blob id of a git object id.
@@ -12,6 +13,43 @@ pub(super) fn blob_id_of(oid: git2::Oid) -> BlobId {
     let mut id = [0u8; 20];
     id.copy_from_slice(oid.as_bytes());
     BlobId(id)
+}
+
+/// Where each of `blobs` lies in the packs of the repository at
+/// `git_dir`: the pack (numbered in the order of the packs' names) and the
+/// offset in it. Blobs in no pack (loose objects, alternates) are left
+/// out, and so is any pack whose index cannot be read: the positions only
+/// order the reads (see `parse_new_blobs`), and reading still goes through
+/// libgit2, which reports a damaged pack itself.
+pub(crate) fn pack_positions(
+    git_dir: &Path,
+    blobs: &FxHashSet<BlobId>,
+) -> FxHashMap<BlobId, (u32, u64)> {
+    let mut indexes: Vec<_> = std::fs::read_dir(git_dir.join("objects").join("pack"))
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "idx"))
+        .collect();
+    indexes.sort();
+    let mut positions = FxHashMap::default();
+    for (pack, path) in indexes.iter().enumerate() {
+        let Ok(index) = gix_pack::index::File::at(path, gix_hash::Kind::Sha1) else {
+            continue;
+        };
+        for entry in index.iter() {
+            let Ok(id) = <[u8; 20]>::try_from(entry.oid.as_bytes()) else {
+                continue;
+            };
+            let id = BlobId(id);
+            if blobs.contains(&id) {
+                positions
+                    .entry(id)
+                    .or_insert((pack as u32, entry.pack_offset));
+            }
+        }
+    }
+    positions
 }
 
 /// The commit `rev` names (HEAD by default), and the branch when it was
@@ -296,6 +334,71 @@ mod tests {
                 bytes.len()
             );
         }
+    }
+
+    #[test]
+    fn pack_positions_are_where_git_packed_each_blob() {
+        use refscope_test_support::git::TestRepo;
+        let repo = TestRepo::new();
+        let texts: Vec<String> = (0..30)
+            .map(|i| format!("class C{i} {{ int f{i}; /* {} */ }}\n", "x".repeat(i * 40)))
+            .collect();
+        let files: Vec<(String, &str)> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("p/C{i}.java"), t.as_str()))
+            .collect();
+        let named: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), *t)).collect();
+        repo.commit(&named, "base");
+        let blob = |text: &str| {
+            super::blob_id_of(
+                git2::Oid::hash_object(git2::ObjectType::Blob, text.as_bytes()).unwrap(),
+            )
+        };
+        let loose = blob("class Loose {}\n");
+        let wanted: rustc_hash::FxHashSet<BlobId> =
+            texts.iter().map(|t| blob(t)).chain([loose]).collect();
+        let git_dir = repo.path().join(".git");
+        // Loose objects only: nothing is in a pack yet.
+        assert!(super::pack_positions(&git_dir, &wanted).is_empty());
+        let gc = std::process::Command::new("git")
+            .args(["gc", "--quiet"])
+            .current_dir(repo.path())
+            .status()
+            .unwrap();
+        assert!(gc.success());
+        let positions = super::pack_positions(&git_dir, &wanted);
+        // What git says of its own pack: `git show-index` lists offset and
+        // id of every object.
+        let index = std::fs::read_dir(git_dir.join("objects/pack"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == "idx"))
+            .unwrap();
+        let shown = std::process::Command::new("git")
+            .arg("show-index")
+            .stdin(std::fs::File::open(index).unwrap())
+            .output()
+            .unwrap();
+        let offsets: rustc_hash::FxHashMap<String, u64> = String::from_utf8(shown.stdout)
+            .unwrap()
+            .lines()
+            .map(|line| {
+                let mut words = line.split_whitespace();
+                let offset = words.next().unwrap().parse().unwrap();
+                (words.next().unwrap().to_string(), offset)
+            })
+            .collect();
+        assert_eq!(
+            positions.len(),
+            texts.len(),
+            "every committed blob, not the loose one"
+        );
+        for text in &texts {
+            let id = blob(text);
+            assert_eq!(positions[&id], (0, offsets[&id.to_string()]), "{text}");
+        }
+        assert!(!positions.contains_key(&loose));
     }
 
     #[test]

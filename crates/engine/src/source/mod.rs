@@ -276,6 +276,18 @@ impl Source {
         Ok(out)
     }
 
+    /// Where each of `blobs` lies in the repository's packs (see
+    /// [`git::pack_positions`]); nothing for a directory.
+    pub fn pack_positions(
+        &self,
+        blobs: &rustc_hash::FxHashSet<refscope_store::BlobId>,
+    ) -> rustc_hash::FxHashMap<refscope_store::BlobId, (u32, u64)> {
+        match self {
+            Self::Git { git_dir, .. } => git::pack_positions(git_dir, blobs),
+            Self::Directory { .. } => rustc_hash::FxHashMap::default(),
+        }
+    }
+
     /// Where workers open their own readers of file contents.
     pub fn reader_spec(&self) -> ReaderSpec {
         match self {
