@@ -130,10 +130,12 @@ pub(super) fn index_full(
             .zip(files.par_iter())
             .enumerate()
             .with_max_len(1)
-            .map_init(new_log, |log, (slot, ((types, looked_up), file))| {
+            .map(|(slot, ((types, looked_up), file))| {
+                // One file a task here: a log per file.
                 let decls = declarations(file)?;
+                let log = new_log();
                 looked_up.iter().for_each(|name| log.record(name));
-                Ok(file_classes(&universe, &decls, slot as u32, types, log))
+                Ok(file_classes(&universe, &decls, slot as u32, types, &log))
             })
             .collect::<Result<Vec<_>, Error>>()
     })?;
