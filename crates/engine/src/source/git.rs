@@ -37,15 +37,14 @@ pub(crate) fn pack_positions(
         let Ok(index) = gix_pack::index::File::at(path, gix_hash::Kind::Sha1) else {
             continue;
         };
-        for entry in index.iter() {
-            let Ok(id) = <[u8; 20]>::try_from(entry.oid.as_bytes()) else {
+        // Each blob looked up in the index: a commit reads a few blobs of a
+        // repository that may hold millions of objects.
+        for id in blobs {
+            if positions.contains_key(id) {
                 continue;
-            };
-            let id = BlobId(id);
-            if blobs.contains(&id) {
-                positions
-                    .entry(id)
-                    .or_insert((pack as u32, entry.pack_offset));
+            }
+            if let Some(at) = index.lookup(gix_hash::oid::from_bytes_unchecked(&id.0)) {
+                positions.insert(*id, (pack as u32, index.pack_offset_at_index(at)));
             }
         }
     }
