@@ -39,6 +39,20 @@ pub struct LayerChain {
 impl LayerChain {
     /// The chain whose newest layer is at `top` in `pack`.
     pub fn read(pack: &Arc<PackReader>, kind: LayerKind, top: PackLocation) -> Result<Self, Error> {
+        Self::read_past(pack, kind, top, |_| false)
+    }
+
+    /// [`Self::read`], but the checksums of layers for which `checked`
+    /// holds are not checked again: an indexer that checked a layer, or
+    /// wrote it, for one revision reads the same layers for the next,
+    /// and checking a full layer again costs a slice of the repository's
+    /// size on every commit. Their headers are still read and must agree.
+    pub fn read_past(
+        pack: &Arc<PackReader>,
+        kind: LayerKind,
+        top: PackLocation,
+        checked: impl Fn(PackLocation) -> bool,
+    ) -> Result<Self, Error> {
         let mut layers = Vec::new();
         let mut next = Some(top);
         while let Some(at) = next {
@@ -49,7 +63,11 @@ impl LayerChain {
                     at.offset
                 )));
             }
-            let bytes = pack.section(section_kind(kind), at, name(kind))?;
+            let bytes = if checked(at) {
+                pack.section_again(section_kind(kind), at, name(kind))?
+            } else {
+                pack.section(section_kind(kind), at, name(kind))?
+            };
             let damaged = || {
                 pack.corrupt(format!(
                     "{} at offset {} does not decode",

@@ -49,7 +49,7 @@ pub(crate) const HEADER_LEN: u64 = 48;
 pub(crate) const ALIGN: u64 = 16;
 
 /// Where a record is in the pack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PackLocation {
     /// Offset of the record header.
     pub offset: u64,

@@ -761,8 +761,12 @@ impl Run<'_> {
         totals.n_skipped = skipped.len() as u64;
         totals.seconds = self.started.elapsed().as_secs_f64();
         tx.set_revision_totals(revision_id, &totals)?;
+        let prunes = self.store.prunes()?;
         tx.commit()?;
         self.committed = Some(revision_id);
+        // The layers just written, or shared with the parent, are sound:
+        // the next revision over this one need not check them again.
+        self.units.note_checked(prunes, [symbols, lookups], false);
         Ok(IndexSummary {
             revision: revision.name.clone(),
             already_indexed: false,

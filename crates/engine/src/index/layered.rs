@@ -149,13 +149,17 @@ pub(super) fn index_layered(
         }
     }
     // A damaged layer is never trusted: the revision is indexed from
-    // scratch, which writes whole layers again.
-    let chains = LayerChain::read(mapped, LayerKind::Symbols, parent.symbols).and_then(|symbols| {
-        Ok((
-            symbols,
-            LayerChain::read(mapped, LayerKind::Lookups, parent.lookups)?,
-        ))
-    });
+    // scratch, which writes whole layers again. Layers this indexer
+    // checked or wrote before are not checked again.
+    let prunes = store.prunes()?;
+    let checked = |at| units.layer_checked(prunes, at);
+    let chains = LayerChain::read_past(mapped, LayerKind::Symbols, parent.symbols, checked)
+        .and_then(|symbols| {
+            Ok((
+                symbols,
+                LayerChain::read_past(mapped, LayerKind::Lookups, parent.lookups, checked)?,
+            ))
+        });
     let (parent_symbols, parent_lookups) = match chains {
         Ok(chains) => chains,
         Err(e @ refscope_store::Error::Corrupt { .. }) => {
@@ -167,7 +171,11 @@ pub(super) fn index_layered(
         }
         Err(e) => return Err(e.into()),
     };
-    let prunes = store.prunes()?;
+    units.note_checked(
+        prunes,
+        parent_symbols.locations().chain(parent_lookups.locations()),
+        true,
+    );
     let mut carried = units.take_carried(LayerMark::of(parent, prunes));
     let table = Arc::new(StoredTable::new(
         store.dir(),

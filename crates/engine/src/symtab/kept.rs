@@ -7,12 +7,12 @@
 //! files' numbers, which stay the same for the indexer's life so that the
 //! numbered classes stay right.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use hashlink::LruCache;
 use refscope_resolve::ClassEntry;
-use refscope_store::{PackLocation, RevisionRow, UnitSymbols};
+use refscope_store::{PackLocation, RevisionRow, Store, UnitSymbols};
 use refscope_symbols::names::ExternalAnswers;
 
 use super::{CopiesCache, RevisionMemos, in_file};
@@ -30,6 +30,19 @@ pub(crate) struct Kept {
     slots: Mutex<Slots>,
     /// What the last layer written leaves to a layer over it.
     carried: Mutex<Option<(LayerMark, Carried)>>,
+    /// Symbol-table and dependency-index layers whose checksums were
+    /// checked, or which this indexer wrote.
+    checked: Mutex<CheckedLayers>,
+    /// The read connection of the last revision's table, for the next.
+    reader: Mutex<Option<Store>>,
+}
+
+/// Pack sections of layers known sound, with the store's count of
+/// removals when they were (a removal rewrites the pack).
+#[derive(Default)]
+struct CheckedLayers {
+    prunes: Option<u64>,
+    at: HashSet<PackLocation>,
 }
 
 /// The memos a layer's resolution made, for the next layer over it: a
@@ -123,7 +136,50 @@ impl Kept {
             }),
             slots: Mutex::default(),
             carried: Mutex::default(),
+            checked: Mutex::default(),
+            reader: Mutex::default(),
         }
+    }
+
+    /// The read connection a table of a revision of the store in `dir`
+    /// left, if any: opening one for each revision maps the database
+    /// again and starts with an empty page cache. (A connection reads
+    /// what is committed when it reads, and units never change.)
+    pub(crate) fn take_reader(&self, dir: &std::path::Path) -> Option<Store> {
+        let mut reader = self.reader.lock().expect("reader lock");
+        match reader.take() {
+            Some(store) if store.dir() == dir => Some(store),
+            _ => None,
+        }
+    }
+
+    /// Keeps `store`, a table's read connection, for the next revision.
+    pub(crate) fn keep_reader(&self, store: Store) {
+        *self.reader.lock().unwrap_or_else(|e| e.into_inner()) = Some(store);
+    }
+
+    /// Whether the layer at `at` was checked, or written, since the
+    /// store's count of removals became `prunes`.
+    pub(crate) fn layer_checked(&self, prunes: u64, at: PackLocation) -> bool {
+        let checked = self.checked.lock().expect("checked layers lock");
+        checked.prunes == Some(prunes) && checked.at.contains(&at)
+    }
+
+    /// Notes the layers at `at` as checked (or written) when the store's
+    /// count of removals is `prunes`; with `only`, they replace the ones
+    /// noted before, which keeps the set to the chains in use.
+    pub(crate) fn note_checked(
+        &self,
+        prunes: u64,
+        at: impl IntoIterator<Item = PackLocation>,
+        only: bool,
+    ) {
+        let mut checked = self.checked.lock().expect("checked layers lock");
+        if only || checked.prunes != Some(prunes) {
+            checked.at.clear();
+            checked.prunes = Some(prunes);
+        }
+        checked.at.extend(at);
     }
 
     /// The memos carried from the layer written last when `parent` is that
@@ -243,6 +299,36 @@ mod tests {
             .package
             .clone()
             .unwrap()
+    }
+
+    fn at(offset: u64) -> PackLocation {
+        PackLocation {
+            offset,
+            len: 64,
+            declarations_len: 0,
+        }
+    }
+
+    #[test]
+    fn checked_layers_hold_until_a_removal_or_a_new_chain() {
+        let kept = Kept::default();
+        assert!(!kept.layer_checked(0, at(0)));
+        kept.note_checked(0, [at(0), at(64)], true);
+        kept.note_checked(0, [at(128)], false);
+        assert!(kept.layer_checked(0, at(0)));
+        assert!(kept.layer_checked(0, at(128)));
+        assert!(!kept.layer_checked(0, at(192)));
+        // Another length at the same offset is another section.
+        assert!(!kept.layer_checked(0, PackLocation { len: 8, ..at(0) }));
+        // A removal rewrites the pack: nothing checked before holds.
+        assert!(!kept.layer_checked(1, at(0)));
+        kept.note_checked(1, [at(256)], false);
+        assert!(!kept.layer_checked(1, at(0)));
+        assert!(kept.layer_checked(1, at(256)));
+        // A chain noted alone replaces what was noted.
+        kept.note_checked(1, [at(512)], true);
+        assert!(!kept.layer_checked(1, at(256)));
+        assert!(kept.layer_checked(1, at(512)));
     }
 
     #[test]

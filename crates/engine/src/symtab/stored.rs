@@ -22,7 +22,9 @@ type ParentUnit = (i64, Arc<UnitSymbols>);
 /// What the parent revision's store answers: each path's unit and its
 /// symbols.
 struct Reads {
-    store: Store,
+    /// Given to the next revision's table when this one is dropped
+    /// ([`Kept::keep_reader`]).
+    store: Option<Store>,
     trees: TreeReader,
     tree: i64,
     /// Units' symbols decoded by earlier revisions of the same indexer.
@@ -30,14 +32,19 @@ struct Reads {
 }
 
 impl Reads {
+    fn store(&self) -> &Store {
+        self.store.as_ref().expect("held until dropped")
+    }
+
     fn file(&mut self, path: &str) -> Result<Option<(refscope_store::BlobId, i64)>, Error> {
-        Ok(self.trees.file(&self.store, self.tree, path)?)
+        let store = self.store.as_ref().expect("held until dropped");
+        Ok(self.trees.file(store, self.tree, path)?)
     }
 
     fn unit(&mut self, path: &Arc<str>) -> Result<Option<ParentUnit>, Error> {
-        Ok(match self.trees.file(&self.store, self.tree, path)? {
+        let store = self.store.as_ref().expect("held until dropped");
+        Ok(match self.trees.file(store, self.tree, path)? {
             Some((_, unit)) => {
-                let store = &self.store;
                 let symbols = self
                     .units
                     .get_or_read(unit, || Ok(store.unit_symbols(unit)?))?;
@@ -45,6 +52,14 @@ impl Reads {
             }
             None => None,
         })
+    }
+}
+
+impl Drop for Reads {
+    fn drop(&mut self) {
+        if let Some(store) = self.store.take() {
+            self.units.keep_reader(store);
+        }
     }
 }
 
@@ -94,12 +109,17 @@ impl StoredTable {
         keys: BTreeMap<Arc<str>, Option<Vec<String>>>,
         copies: Arc<CopiesCache>,
     ) -> Result<Self, Error> {
-        let store = Store::open_for_lookups(store_dir)?;
+        // The connection of the table before, when there was one: its
+        // memory map and page cache hold what this one reads again.
+        let store = match units.take_reader(store_dir) {
+            Some(store) => store,
+            None => Store::open_for_lookups(store_dir)?,
+        };
         units.check(store.prunes()?);
         copies.forget_anonymous();
         let table = Self {
             reads: Mutex::new(Reads {
-                store,
+                store: Some(store),
                 trees: TreeReader::default(),
                 tree: parent.tree,
                 units: units.clone(),
@@ -226,7 +246,7 @@ impl StoredTable {
             .reads
             .lock()
             .expect("reads lock")
-            .store
+            .store()
             .unit_deps_encoded(unit)?)
     }
 
