@@ -109,10 +109,14 @@ impl Journal<'_> {
     /// connection stays under the rollback journal with full syncs, safe
     /// and slower, and the next index or writer to open the store sets WAL.
     pub(crate) fn finish(mut self) {
-        if std::mem::take(&mut self.rollback)
-            && let Err(e) = self.store.use_wal()
-        {
-            tracing::warn!("the store stays under a rollback journal for now: {e}");
+        if std::mem::take(&mut self.rollback) {
+            if let Err(e) = self.store.use_wal() {
+                tracing::warn!("the store stays under a rollback journal for now: {e}");
+            }
+            // The pages cached while the store was filled are of no use
+            // to the next revision, whose first read under WAL would
+            // discard them one by one: free them now.
+            let _ = self.store.db().execute_batch("PRAGMA shrink_memory");
         }
     }
 }
