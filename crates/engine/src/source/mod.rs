@@ -15,7 +15,7 @@ mod reader;
 mod revision;
 mod worktree;
 
-pub use reader::{BlobReader, ReaderSpec};
+pub use reader::{BlobReader, GitReaders, PooledRepository, ReaderSpec};
 pub use revision::{Changes, Files, Revision, RevisionKind, SourceFile, SourceLimits};
 pub use worktree::WorkTree;
 
@@ -29,6 +29,8 @@ pub enum Source {
         git_dir: PathBuf,
         /// The opened repository.
         repo: git2::Repository,
+        /// Where workers get their own readers of its blobs.
+        readers: GitReaders,
     },
     /// A plain directory.
     Directory {
@@ -69,6 +71,7 @@ impl Source {
                     .unwrap_or_else(|| git_dir.clone());
                 Ok(Self::Git {
                     root,
+                    readers: GitReaders::new(git_dir.clone()),
                     git_dir,
                     repo,
                 })
@@ -291,7 +294,7 @@ impl Source {
     /// Where workers open their own readers of file contents.
     pub fn reader_spec(&self) -> ReaderSpec {
         match self {
-            Self::Git { git_dir, .. } => ReaderSpec::Git(git_dir.clone()),
+            Self::Git { readers, .. } => ReaderSpec::Git(readers.clone()),
             Self::Directory { root } => ReaderSpec::Directory(root.clone()),
         }
     }
