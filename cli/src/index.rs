@@ -125,7 +125,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
         {
             let wall = started.elapsed().as_secs_f64();
             eprintln!(
-                "refscope: phase scan: {wall:.2} s, {:.2} CPU-s ({:.2} cores busy)",
+                "refscope: phase scan: {wall:.3} s, {:.3} CPU-s ({:.2} cores busy)",
                 now - before,
                 (now - before) / wall.max(1e-9)
             );
@@ -152,15 +152,18 @@ pub fn run(args: IndexArgs) -> Result<()> {
                 let wall = started.elapsed().as_secs_f64();
                 match cpu_at_start.zip(cpu_seconds()) {
                     Some((before, now)) => eprintln!(
-                        "refscope: phase {name}: {wall:.2} s, {:.2} CPU-s ({:.2} cores busy)",
+                        "refscope: phase {name}: {wall:.3} s, {:.3} CPU-s ({:.2} cores busy)",
                         now - before,
                         (now - before) / wall.max(1e-9)
                     ),
-                    None => eprintln!("refscope: phase {name}: {wall:.2} s"),
+                    None => eprintln!("refscope: phase {name}: {wall:.3} s"),
                 }
             }
             phase_started = next.map(|n| (n, std::time::Instant::now(), cpu_seconds()));
         };
+        // What comes before the first phase: the changes to index, and
+        // the libraries on a first revision.
+        report_phase(Some("plan"));
         let summary = indexer.index(&source, &revision, &mut |event| match event {
             Progress::WaitingForLock { pid } => {
                 eprintln!(

@@ -119,7 +119,7 @@ impl Store {
         // pack bytes that only the store knows to sync first. A commit of
         // a few files writes a few hundred pages (new rows land on pages
         // all over the element, target and posting B-trees); the store
-        // folds the log once it holds 64 MiB (`IndexTransaction::commit`),
+        // folds the log once it holds 256 MiB (`IndexTransaction::commit`),
         // and a fold that readers keep from completing goes as far as it
         // can and is tried again at the next commit.
         let result = self.db.execute_batch(

@@ -7,7 +7,7 @@ use crate::open::Store;
 
 /// The size of write-ahead log beyond which a commit folds it into the
 /// database (see [`IndexTransaction::commit`]).
-const FOLD_LOG_BYTES: u64 = 64 << 20;
+const FOLD_LOG_BYTES: u64 = 256 << 20;
 
 /// The transaction an index writes a revision in, under the journal
 /// [`Store::journal_for_index`] picks. Dropped without
