@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use refscope_symbols::ClassSig;
 use refscope_symbols::classfile::ClassPath;
-use refscope_symbols::lookups::NameSet;
+use refscope_symbols::lookups::{NameProbe, NameSet};
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::class::{ClassCopies, ClassEntry, implement_if_interface, is_anonymous, source_root};
@@ -49,10 +49,11 @@ impl MethodMemo {
         if changed.is_empty() {
             return;
         }
+        let probe: NameProbe<'_> = changed.iter().copied().collect();
         let mut lists = self.name_lists.lock().expect("names lock");
         let stale: rustc_hash::FxHashSet<*const NameSet> = lists
             .iter()
-            .filter(|list| changed.iter().any(|name| list.contains(name)))
+            .filter(|list| list.contains_any(&probe))
             .map(Arc::as_ptr)
             .collect();
         if stale.is_empty() {

@@ -57,8 +57,43 @@ pub struct NameSet {
     /// A hash of the names' hashes, made with the set: sets are compared
     /// and hashed as a memo keeps each once, and this spares reading
     /// every name for it.
-    fingerprint: u64,
+    fingerprint: u32,
+    /// One bit of each name's hash set ([`bloom_bit`]): most sets can be
+    /// told not to hold a name without reading theirs. (Two halves of a
+    /// word: a set takes no more room than it did with a whole-word
+    /// fingerprint.)
+    bloom: u32,
     names: Names,
+}
+
+/// The bit a name whose hash is `hash` sets in a [`NameSet`]'s bloom.
+fn bloom_bit(hash: u64) -> u32 {
+    1 << (hash >> 59)
+}
+
+/// Names to look for in many [`NameSet`]s, hashed once
+/// ([`NameSet::contains_any`]).
+#[derive(Debug, Clone, Default)]
+pub struct NameProbe<'n> {
+    names: Vec<(u64, &'n str)>,
+    bloom: u32,
+}
+
+impl<'n> FromIterator<&'n str> for NameProbe<'n> {
+    fn from_iter<I: IntoIterator<Item = &'n str>>(names: I) -> Self {
+        let names: Vec<(u64, &str)> = names.into_iter().map(|name| (hash(name), name)).collect();
+        let bloom = names
+            .iter()
+            .fold(0, |bloom, &(hash, _)| bloom | bloom_bit(hash));
+        Self { names, bloom }
+    }
+}
+
+impl NameProbe<'_> {
+    /// Whether it has no name to look for.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
 }
 
 /// Names end to end in one buffer, in the order a [`NameList`] or a
@@ -153,9 +188,23 @@ impl NameSet {
 
     /// Whether `name` is one of the names.
     pub fn contains(&self, name: &str) -> bool {
-        let wanted = hash(name);
-        self.names
-            .find(|held| hash(held).cmp(&wanted).then_with(|| held.cmp(name)))
+        self.contains_hashed(hash(name), name)
+    }
+
+    fn contains_hashed(&self, wanted: u64, name: &str) -> bool {
+        self.bloom & bloom_bit(wanted) != 0
+            && self
+                .names
+                .find(|held| hash(held).cmp(&wanted).then_with(|| held.cmp(name)))
+    }
+
+    /// Whether one of the names `probe` looks for is one of these.
+    pub fn contains_any(&self, probe: &NameProbe<'_>) -> bool {
+        self.bloom & probe.bloom != 0
+            && probe
+                .names
+                .iter()
+                .any(|&(wanted, name)| self.contains_hashed(wanted, name))
     }
 
     /// How many names there are.
@@ -172,6 +221,9 @@ impl NameSet {
     fn from_hashed(mut hashed: Vec<(u64, &str)>) -> Self {
         hashed.sort_unstable();
         hashed.dedup_by(|a, b| a.1 == b.1);
+        let bloom = hashed
+            .iter()
+            .fold(0, |bloom, &(hash, _)| bloom | bloom_bit(hash));
         let (id, fingerprint) = match hashed.len() {
             0 => (0, 0),
             _ => {
@@ -181,13 +233,15 @@ impl NameSet {
                     .for_each(|&(hash, _)| fingerprint.write_u64(hash));
                 (
                     NEXT_SET_ID.fetch_add(1, Ordering::Relaxed),
-                    fingerprint.finish(),
+                    // The high half: FxHash mixes its high bits best.
+                    (fingerprint.finish() >> 32) as u32,
                 )
             }
         };
         Self {
             id,
             fingerprint,
+            bloom,
             names: Names::from_ordered(hashed.into_iter().map(|(_, name)| name)),
         }
     }
@@ -206,7 +260,7 @@ impl Eq for NameSet {}
 
 impl std::hash::Hash for NameSet {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.fingerprint);
+        state.write_u32(self.fingerprint);
     }
 }
 
@@ -507,7 +561,23 @@ mod tests {
         assert!(!NameList::from_iter([]).contains("a"));
     }
 
-    use super::{LookupLog, NameList, NameSet};
+    use super::{LookupLog, NameList, NameProbe, NameSet};
+
+    #[test]
+    fn a_set_tells_which_names_of_a_probe_it_holds() {
+        let names: Vec<String> = (0..200).map(|i| format!("p{}.C{i}", i % 7)).collect();
+        let set: NameSet = names.iter().step_by(3).map(String::as_str).collect();
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(set.contains(name), i % 3 == 0, "{name}");
+            let alone: NameProbe = [name.as_str(), "q.Absent"].into_iter().collect();
+            assert_eq!(set.contains_any(&alone), i % 3 == 0, "{name}");
+        }
+        let none: NameProbe = ["q.A", "q.B", "p1.C1x"].into_iter().collect();
+        assert!(!set.contains_any(&none));
+        assert!(!set.contains_any(&NameProbe::default()));
+        assert!(!NameSet::default().contains_any(&none));
+        assert!(!NameSet::default().contains("q.A"));
+    }
 
     fn names(list: &NameList) -> Vec<&str> {
         list.iter().collect()
