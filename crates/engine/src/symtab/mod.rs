@@ -40,12 +40,16 @@ pub(crate) struct FileSymbols {
     pub(crate) package: Option<String>,
     /// Its named types: the type universe's entries.
     pub(crate) types: Vec<TypeEntry>,
-    /// Its classes as the file itself sees them: with lines and element
-    /// indices.
-    pub(crate) own: Vec<Arc<ClassEntry>>,
     /// Its classes as other files see them: a declaration outside bodies
     /// is known by its signature ordinal.
     pub(crate) placeless: Vec<Arc<ClassEntry>>,
+    /// What makes them the classes as the file itself sees them
+    /// ([`FileSymbols::own`]): the line and element index of each
+    /// declaration [`placeless`] changed, in its order. A revision's table
+    /// holds every file's symbols while files resolve, and a second copy
+    /// of every signature, with places, was a third of a full index's
+    /// memory; a file needs its own only while it resolves.
+    own_places: Box<[(u32, u32)]>,
     /// The names qualifying all this looked up, sorted and front-coded
     /// ([`encode_names`]): a revision's table holds every file's until the
     /// file is resolved, tens of megabytes over the JDK as strings.
@@ -53,6 +57,37 @@ pub(crate) struct FileSymbols {
 }
 
 impl FileSymbols {
+    /// Its classes as the file itself sees them: with lines and element
+    /// indices.
+    pub(crate) fn own(&self) -> Vec<Arc<ClassEntry>> {
+        let mut places = self.own_places.iter();
+        let mut restore = |decl: &mut Option<SourceDecl>| {
+            if let Some(d) = decl
+                && d.ordinal != NO_ORDINAL
+            {
+                let &(line, element) = places.next().expect("a place for each declaration");
+                d.line = line;
+                d.element = element;
+            }
+        };
+        let own = self
+            .placeless
+            .iter()
+            .map(|entry| {
+                let mut sig: ClassSig = (*entry.sig).clone();
+                restore(&mut sig.decl);
+                sig.methods.iter_mut().for_each(|m| restore(&mut m.decl));
+                sig.fields.iter_mut().for_each(|f| restore(&mut f.decl));
+                Arc::new(ClassEntry {
+                    sig: Arc::new(sig),
+                    erased_params: entry.erased_params.clone(),
+                })
+            })
+            .collect();
+        debug_assert!(places.next().is_none(), "a declaration for each place");
+        own
+    }
+
     /// The types and classes as the store keeps them. Their declarations
     /// still name this file's number, which the store does not keep (a
     /// reader gives them the number it uses for the path): to compare them
@@ -114,12 +149,16 @@ pub(crate) fn file_classes(
         })
         .collect();
     drop(qualifier);
-    let placeless = own.iter().map(placeless).collect();
+    let mut own_places = Vec::new();
+    let placeless = own
+        .iter()
+        .map(|entry| placeless(entry, &mut own_places))
+        .collect();
     FileSymbols {
         package: decls.package.clone(),
         types,
-        own,
         placeless,
+        own_places: own_places.into_boxed_slice(),
         deps: encode_names(log.take().iter()).into_boxed_slice(),
     }
 }
@@ -140,12 +179,15 @@ pub(crate) fn declared_keys(decls: &FileFacts) -> Vec<String> {
 }
 
 /// `entry` as other files see it: declarations outside bodies known by
-/// their signature ordinal, not by line or element index.
-fn placeless(entry: &Arc<ClassEntry>) -> Arc<ClassEntry> {
-    let placeless = |decl: &mut Option<SourceDecl>| {
+/// their signature ordinal, not by line or element index. The line and
+/// element index of each declaration changed go to `places`, in order
+/// (see [`FileSymbols::own`]).
+fn placeless(entry: &Arc<ClassEntry>, places: &mut Vec<(u32, u32)>) -> Arc<ClassEntry> {
+    let mut placeless = |decl: &mut Option<SourceDecl>| {
         if let Some(d) = decl
             && d.ordinal != NO_ORDINAL
         {
+            places.push((d.line, d.element));
             d.line = 0;
             d.element = d.ordinal;
         }
@@ -417,10 +459,55 @@ pub(crate) fn resolve_file(
     slot: u32,
     log: &LookupLog,
 ) -> TrackedResolution {
-    let view = FileView::new(classes, slot, &symbols.own);
+    let own = symbols.own();
+    let view = FileView::new(classes, slot, &own);
     let path = classes.path(slot).unwrap_or_else(|| Arc::from(""));
     let shared = memos.partition(source_root(&path, symbols.package.as_deref()));
     let table = SymbolTable::over(&view, Some(classes.class_path().clone()), Some(shared));
     for_each_name(symbol_deps, |name| log.record(name)).expect("encoded by file_classes");
     resolver::resolve_file_tracked(&table, universe, facts, slot, log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_files_own_classes_come_back_from_its_placeless_ones() {
+        let source = b"package p;
+import java.util.List;
+/** A class. */
+class A<T> extends Base implements Runnable {
+    int f, g;
+    List<T> items;
+    A() {}
+    A(int x) { this(); }
+    public void run() {
+        Runnable r = new Runnable() { public void run() { int local = 1; } };
+        class Local { void n() {} int h; }
+    }
+    <U extends T> U pick(U[] us, int... rest) { return us[0]; }
+    static class In { String g() { return null; } }
+    enum E { ONE, TWO; E() {} void e() {} }
+    record R(int a, String b) { R { } int a() { return a; } }
+    interface I { default void d() {} }
+}
+class Base {}
+";
+        let facts = refscope_syntax::extract(source);
+        let mut universe = TypeUniverse::default();
+        universe.add_sources([&facts]);
+        let symbols = file_symbols(&universe, &facts, 3);
+        let qualifier = Qualifier::new(&universe, &facts);
+        let expected: Vec<ClassSig> = resolver::file_signatures(&qualifier, &facts, 3)
+            .into_iter()
+            .map(|(sig, _)| sig)
+            .collect();
+        let own: Vec<ClassSig> = symbols.own().iter().map(|c| (*c.sig).clone()).collect();
+        assert!(expected.len() >= 8, "{} classes", expected.len());
+        assert_eq!(own, expected);
+        // The placeless copies differ: their places are signature ordinals.
+        let placeless: Vec<ClassSig> = symbols.placeless.iter().map(|c| (*c.sig).clone()).collect();
+        assert_ne!(placeless, expected);
+    }
 }
