@@ -61,26 +61,14 @@ impl FileSymbols {
     /// indices.
     pub(crate) fn own(&self) -> Vec<Arc<ClassEntry>> {
         let mut places = self.own_places.iter();
-        let mut restore = |decl: &mut Option<SourceDecl>| {
-            if let Some(d) = decl
-                && d.ordinal != NO_ORDINAL
-            {
-                let &(line, element) = places.next().expect("a place for each declaration");
-                d.line = line;
-                d.element = element;
-            }
-        };
         let own = self
             .placeless
             .iter()
             .map(|entry| {
-                let mut sig: ClassSig = (*entry.sig).clone();
-                restore(&mut sig.decl);
-                sig.methods.iter_mut().for_each(|m| restore(&mut m.decl));
-                sig.fields.iter_mut().for_each(|f| restore(&mut f.decl));
-                Arc::new(ClassEntry {
-                    sig: Arc::new(sig),
-                    erased_params: entry.erased_params.clone(),
+                with_placed_decls(entry, |d| {
+                    let &(line, element) = places.next().expect("a place for each declaration");
+                    d.line = line;
+                    d.element = element;
                 })
             })
             .collect();
@@ -183,19 +171,30 @@ pub(crate) fn declared_keys(decls: &FileFacts) -> Vec<String> {
 /// element index of each declaration changed go to `places`, in order
 /// (see [`FileSymbols::own`]).
 fn placeless(entry: &Arc<ClassEntry>, places: &mut Vec<(u32, u32)>) -> Arc<ClassEntry> {
-    let mut placeless = |decl: &mut Option<SourceDecl>| {
+    with_placed_decls(entry, |d| {
+        places.push((d.line, d.element));
+        d.line = 0;
+        d.element = d.ordinal;
+    })
+}
+
+/// A copy of `entry` with `each` applied to its declarations outside
+/// bodies (the class's, then its methods', then its fields'), in order.
+fn with_placed_decls(
+    entry: &Arc<ClassEntry>,
+    mut each: impl FnMut(&mut SourceDecl),
+) -> Arc<ClassEntry> {
+    let mut apply = |decl: &mut Option<SourceDecl>| {
         if let Some(d) = decl
             && d.ordinal != NO_ORDINAL
         {
-            places.push((d.line, d.element));
-            d.line = 0;
-            d.element = d.ordinal;
+            each(d);
         }
     };
     let mut sig: ClassSig = (*entry.sig).clone();
-    placeless(&mut sig.decl);
-    sig.methods.iter_mut().for_each(|m| placeless(&mut m.decl));
-    sig.fields.iter_mut().for_each(|f| placeless(&mut f.decl));
+    apply(&mut sig.decl);
+    sig.methods.iter_mut().for_each(|m| apply(&mut m.decl));
+    sig.fields.iter_mut().for_each(|f| apply(&mut f.decl));
     Arc::new(ClassEntry {
         sig: Arc::new(sig),
         erased_params: entry.erased_params.clone(),
