@@ -27,6 +27,7 @@ mod full;
 mod indexer;
 mod layered;
 mod libraries;
+mod listing;
 mod parse;
 mod report;
 mod spill;
