@@ -197,6 +197,10 @@ impl<'s> Indexer<'s> {
     /// instead of being freed piece by piece.
     pub fn finish_for_exit(mut self) {
         std::mem::forget(self.libraries.take());
+        // The symbols and memos kept from one revision to the next; their
+        // read connection is closed as usual.
+        drop(self.units.take_any_reader());
+        std::mem::forget(std::mem::take(&mut self.units));
     }
 
     /// The digest of the libraries this indexer resolves against (the JDK

@@ -153,6 +153,11 @@ impl Kept {
         }
     }
 
+    /// The read connection kept, whichever store it reads.
+    pub(crate) fn take_any_reader(&self) -> Option<Store> {
+        self.reader.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
     /// Keeps `store`, a table's read connection, for the next revision.
     pub(crate) fn keep_reader(&self, store: Store) {
         *self.reader.lock().unwrap_or_else(|e| e.into_inner()) = Some(store);
