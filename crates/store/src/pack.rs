@@ -125,6 +125,16 @@ impl EncodedFacts {
         &self.bytes
     }
 
+    /// Its length in bytes.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Whether it is empty (it never is: a record has its parts' headers).
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
     /// The length of its declarations part.
     pub(crate) fn declarations_len(&self) -> usize {
         self.declarations_len

@@ -12,6 +12,7 @@ use refscope_store::{
 };
 use refscope_symbols::{JdkOrigin, JdkTypes};
 
+use super::ahead::ParseAhead;
 use super::full::{Full, PackedFile, index_full};
 use super::layered::{Content, Layered, NotLayered, index_layered};
 use super::libraries::Libraries;
@@ -84,6 +85,8 @@ pub struct Indexer<'s> {
     /// The units of this indexer's work-tree revisions that no other
     /// revision holds (with [`IndexConfig::replace_worktree`]).
     worktree_units: WorktreeUnits,
+    /// The thread parsing the coming revisions' files, if any.
+    ahead: Option<ParseAhead>,
 }
 
 /// How a revision is indexed.
@@ -110,7 +113,19 @@ impl<'s> Indexer<'s> {
             units: Arc::default(),
             pool: None,
             worktree_units: WorktreeUnits::default(),
+            ahead: None,
         }
+    }
+
+    /// Tells the indexer the commits it will index next, in order (each
+    /// after the one before, as a range is indexed): a thread of its own
+    /// parses the files each changes over the one before, on a core the
+    /// revision being indexed leaves idle, so that their parse phase finds
+    /// them parsed. Replaces what an earlier call started. Nothing happens
+    /// for a directory, or where the system has no idle scheduling class.
+    pub fn parse_ahead(&mut self, source: &Source, commits: &[String]) {
+        self.ahead = None;
+        self.ahead = ParseAhead::start(source, commits, &self.config.limits);
     }
 
     /// Indexes one revision of `source`.
@@ -121,6 +136,9 @@ impl<'s> Indexer<'s> {
         progress: &mut dyn FnMut(Progress),
     ) -> Result<IndexSummary, Error> {
         let started = Instant::now();
+        if let Some(ahead) = &self.ahead {
+            ahead.reached(&revision.name);
+        }
         if let Some(summary) = self.already_indexed(&revision.name)? {
             return Ok(summary);
         }
@@ -170,11 +188,13 @@ impl<'s> Indexer<'s> {
             libraries: self.libraries.as_ref().expect("loaded above"),
             units: &self.units,
             pool,
+            ahead: self.ahead.as_ref(),
             source,
             revision,
             started,
             worktree,
             committed: None,
+            n_parsed_ahead: 0,
         };
         let summary = match plan {
             Plan::Layered { parent, changes } => match run.layered(&parent, &changes, progress)? {
@@ -190,6 +210,12 @@ impl<'s> Indexer<'s> {
             self.worktree_units.committed(update, revision);
         }
         Ok(summary)
+    }
+
+    /// The thread parsing ahead, if one runs.
+    #[cfg(test)]
+    pub(super) fn ahead(&self) -> Option<&ParseAhead> {
+        self.ahead.as_ref()
     }
 
     /// Ends indexing in a process that is about to exit: everything is
@@ -338,6 +364,7 @@ impl<'s> Indexer<'s> {
             already_indexed: true,
             n_files: row.n_files,
             n_parsed: 0,
+            n_parsed_ahead: 0,
             n_resolved: 0,
             n_elements: row.n_elements,
             n_ref_sites: row.n_ref_sites,
@@ -359,6 +386,7 @@ struct Run<'r> {
     libraries: &'r Libraries,
     units: &'r Arc<Kept>,
     pool: &'r rayon::ThreadPool,
+    ahead: Option<&'r ParseAhead>,
     source: &'r Source,
     revision: &'r Revision,
     started: Instant,
@@ -366,11 +394,30 @@ struct Run<'r> {
     worktree: Option<Update>,
     /// The id of the revision row committed.
     committed: Option<i64>,
+    /// Blobs the parse phase found parsed ahead.
+    n_parsed_ahead: u64,
 }
 
 impl Run<'_> {
     /// Indexes the revision from scratch.
     fn full(
+        &mut self,
+        files: &[SourceFile],
+        skipped: Vec<(String, String)>,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<IndexSummary, Error> {
+        if let Some(ahead) = self.ahead {
+            ahead.pause(true);
+        }
+        let summary = self.full_paused(files, skipped, progress);
+        if let Some(ahead) = self.ahead {
+            ahead.pause(false);
+        }
+        summary
+    }
+
+    /// [`Self::full`], with no parsing ahead meanwhile.
+    fn full_paused(
         &mut self,
         files: &[SourceFile],
         mut skipped: Vec<(String, String)>,
@@ -385,9 +432,11 @@ impl Run<'_> {
         let mut blobs = tx.known_blobs(files.iter().map(|f| &f.blob_id))?;
         let Parsed {
             n_parsed,
+            n_parsed_ahead,
             skipped_blobs,
         } = parse_new_blobs(
             self.pool,
+            self.ahead,
             store,
             &tx,
             self.source,
@@ -397,6 +446,7 @@ impl Run<'_> {
             &mut blobs,
             progress,
         )?;
+        self.n_parsed_ahead = n_parsed_ahead;
         let reader = PackReader::open_unmapped(&store.pack_path())?;
         let mut packed = Vec::with_capacity(files.len());
         for file in files {
@@ -497,9 +547,11 @@ impl Run<'_> {
             .collect();
         let Parsed {
             n_parsed,
+            n_parsed_ahead,
             skipped_blobs,
         } = parse_new_blobs(
             self.pool,
+            self.ahead,
             store,
             &tx,
             self.source,
@@ -509,6 +561,7 @@ impl Run<'_> {
             &mut blobs,
             progress,
         )?;
+        self.n_parsed_ahead = n_parsed_ahead;
         let mut skipped_now = changes.clone();
         let mut layer_changes: Vec<(Arc<str>, Content)> = Vec::new();
         for file in &changes.changed {
@@ -684,6 +737,7 @@ impl Run<'_> {
             already_indexed: false,
             n_files: totals.n_files,
             n_parsed,
+            n_parsed_ahead: self.n_parsed_ahead,
             n_resolved,
             n_elements: totals.n_elements,
             n_ref_sites: totals.n_ref_sites,

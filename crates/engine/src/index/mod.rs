@@ -23,6 +23,7 @@
 //!
 //! A run that dies anywhere before the commit leaves the store as it was.
 
+mod ahead;
 mod full;
 mod indexer;
 mod layered;

@@ -11,6 +11,7 @@ use refscope_store::{
 };
 use refscope_syntax::extract;
 
+use super::ahead::ParseAhead;
 use super::report::Progress;
 use crate::error::Error;
 use crate::source::{BlobReader, Revision, RevisionKind, Source, SourceFile};
@@ -23,7 +24,7 @@ const PARSED_AHEAD: usize = 64;
 const BINARY_SNIFF_LEN: usize = 8000;
 
 /// A parsed blob on its way from a worker to the writer.
-enum ParsedBlob {
+pub(super) enum ParsedBlob {
     Facts {
         blob_id: BlobId,
         payload: EncodedFacts,
@@ -38,10 +39,28 @@ enum ParsedBlob {
     },
 }
 
+impl ParsedBlob {
+    pub(super) fn blob_id(&self) -> &BlobId {
+        match self {
+            Self::Facts { blob_id, .. } | Self::Skipped { blob_id, .. } => blob_id,
+        }
+    }
+
+    /// The bytes it holds, roughly: its facts.
+    pub(super) fn held_bytes(&self) -> usize {
+        match self {
+            Self::Facts { payload, .. } => payload.len(),
+            Self::Skipped { reason, .. } => reason.len(),
+        }
+    }
+}
+
 /// What the parse phase leaves for the next ones.
 pub(super) struct Parsed {
     /// Blobs parsed in this run.
     pub(super) n_parsed: u64,
+    /// Of those, blobs parsed ahead (see [`ParseAhead`]).
+    pub(super) n_parsed_ahead: u64,
     /// Blobs that could not be parsed, with why.
     pub(super) skipped_blobs: HashMap<BlobId, String>,
 }
@@ -49,10 +68,12 @@ pub(super) struct Parsed {
 /// Parses the blobs of `files` (of `revision`) not in `blobs` yet, adding
 /// each to the pack, to the store's blob rows and to `blobs`. A blob in
 /// `bases` (the new version of a file whose previous version is there) is
-/// stored as a delta over that record when it pays.
+/// stored as a delta over that record when it pays. What `ahead` parsed
+/// already is taken from there.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn parse_new_blobs(
     pool: &rayon::ThreadPool,
+    ahead: Option<&ParseAhead>,
     store: &Store,
     tx: &IndexTransaction<'_>,
     source: &Source,
@@ -95,6 +116,7 @@ pub(super) fn parse_new_blobs(
     let verify_content = revision.kind == RevisionKind::WorkTree;
     let prefetched = revision.prefetched.as_deref();
     let mut n_parsed = new_files.len() as u64;
+    let n_parsed_ahead = std::sync::atomic::AtomicU64::new(0);
     // Files go to the workers largest first and reach the writer in
     // that order, so the pack's layout does not depend on timing.
     let write_result = crate::parallel::in_order(
@@ -104,12 +126,19 @@ pub(super) fn parse_new_blobs(
         || reader_spec.open(),
         |reader, at| {
             let file = new_files[at];
-            let mut parsed = match (prefetched.and_then(|p| p.take(&file.blob_id)), reader) {
-                (Some(bytes), _) => parse_bytes(file, bytes),
-                (None, Ok(reader)) => parse_blob(reader, file, verify_content),
-                (None, Err(e)) => ParsedBlob::Skipped {
-                    blob_id: file.blob_id,
-                    reason: e.to_string(),
+            let parsed_ahead = ahead.and_then(|ahead| ahead.take(&file.blob_id));
+            if matches!(parsed_ahead, Some(ParsedBlob::Facts { .. })) {
+                n_parsed_ahead.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            let mut parsed = match parsed_ahead {
+                Some(parsed) => parsed,
+                None => match (prefetched.and_then(|p| p.take(&file.blob_id)), reader) {
+                    (Some(bytes), _) => parse_bytes(file, bytes),
+                    (None, Ok(reader)) => parse_blob(reader, file, verify_content),
+                    (None, Err(e)) => ParsedBlob::Skipped {
+                        blob_id: file.blob_id,
+                        reason: e.to_string(),
+                    },
                 },
             };
             if let ParsedBlob::Facts {
@@ -161,6 +190,7 @@ pub(super) fn parse_new_blobs(
     tx.commit_so_far()?;
     Ok(Parsed {
         n_parsed,
+        n_parsed_ahead: n_parsed_ahead.into_inner(),
         skipped_blobs,
     })
 }
@@ -188,7 +218,7 @@ fn parse_blob(reader: &BlobReader, file: &SourceFile, verify_content: bool) -> P
 }
 
 /// Extracts the facts of `bytes`, the content of blob `file.blob_id`.
-fn parse_bytes(file: &SourceFile, bytes: Vec<u8>) -> ParsedBlob {
+pub(super) fn parse_bytes(file: &SourceFile, bytes: Vec<u8>) -> ParsedBlob {
     if looks_binary(&bytes) {
         return ParsedBlob::Skipped {
             blob_id: file.blob_id,

@@ -37,6 +37,9 @@ pub struct IndexSummary {
     pub n_files: u64,
     /// Files parsed in this run (blobs not seen before).
     pub n_parsed: u64,
+    /// Of those, files a thread had parsed ahead while earlier revisions
+    /// were indexed ([`Indexer::parse_ahead`](crate::Indexer::parse_ahead)).
+    pub n_parsed_ahead: u64,
     /// Files resolved in this run; the others share the resolution of an
     /// earlier revision in which they and every signature they can see
     /// were the same.

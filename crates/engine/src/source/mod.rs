@@ -299,3 +299,20 @@ impl Source {
         }
     }
 }
+
+impl BlobReader {
+    /// [`Source::changes_between`] with this reader's repository, for a
+    /// thread that cannot share the source's (`root` is the source's).
+    pub(crate) fn changes_between(
+        &self,
+        root: &Path,
+        base: &str,
+        commit: &str,
+        limits: &SourceLimits,
+    ) -> Result<Changes, Error> {
+        match self {
+            Self::Git(repo) => commit_changes(repo, root, base, commit, limits),
+            Self::Directory(root) => Err(Error::RevisionOnDirectory { path: root.clone() }),
+        }
+    }
+}
