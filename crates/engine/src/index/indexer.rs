@@ -339,17 +339,32 @@ impl<'s> Indexer<'s> {
         name: &str,
         usable: &dyn Fn(&RevisionRow) -> bool,
     ) -> Result<Option<RevisionRow>, Error> {
+        // Walked from `name` back, and only as far as the first indexed
+        // commit: in a range, its parent.
         let mut searched = 0;
-        let history = source.first_parent_history(name, |_| {
+        let mut found: Result<Option<RevisionRow>, Error> = Ok(None);
+        source.first_parent_history(name, |commit| {
             searched += 1;
-            searched > BASE_SEARCH
-        })?;
-        for commit in history.iter().rev().skip(1) {
-            if let Some(row) = self.store.revision(commit)?
-                && usable(&row)
-            {
-                return Ok(Some(row));
+            if searched > BASE_SEARCH {
+                return true;
             }
+            if commit == name {
+                return false;
+            }
+            match self.store.revision(commit) {
+                Ok(Some(row)) if usable(&row) => {
+                    found = Ok(Some(row));
+                    true
+                }
+                Ok(_) => false,
+                Err(e) => {
+                    found = Err(e.into());
+                    true
+                }
+            }
+        })?;
+        if let Some(row) = found? {
+            return Ok(Some(row));
         }
         Ok(self
             .store
