@@ -47,6 +47,8 @@ pub struct IndexArgs {
     no_auto_classpath: bool,
     #[command(flatten)]
     repos: crate::deps::RepoArgs,
+    #[command(flatten)]
+    paths: crate::paths::PathArgs,
     /// Skip files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = SourceLimits::default().max_file_bytes)]
     max_file_size: u64,
@@ -87,6 +89,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
     })?;
     let limits = SourceLimits {
         max_file_bytes: args.max_file_size,
+        paths: args.paths.filter(source.root())?,
     };
     if args.files && !(args.revs.is_empty() && args.branches.is_empty()) {
         return Err(crate::UsageError(

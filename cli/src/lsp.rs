@@ -35,6 +35,8 @@ pub struct LspArgs {
     /// before it indexed at once).
     #[arg(long, value_name = "MS", default_value_t = refscope_lsp_default_debounce_ms())]
     debounce_ms: u64,
+    #[command(flatten)]
+    paths: crate::paths::PathArgs,
     /// Skip files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = SourceLimits::default().max_file_bytes)]
     max_file_size: u64,
@@ -66,6 +68,7 @@ pub fn run(args: LspArgs) -> Result<()> {
     config.debounce = Duration::from_millis(args.debounce_ms);
     config.limits = SourceLimits {
         max_file_bytes: args.max_file_size,
+        paths: args.paths.filter(&config.default_root)?,
     };
     config.index = IndexConfig {
         jobs: args.jobs,

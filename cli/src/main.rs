@@ -15,6 +15,7 @@ mod index;
 mod location;
 mod lsp;
 mod mcp;
+mod paths;
 mod prune;
 mod query;
 mod revisions;

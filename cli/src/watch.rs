@@ -34,6 +34,8 @@ pub struct WatchArgs {
     /// holds its index lock).
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_QUIET_MS)]
     quiet_ms: u64,
+    #[command(flatten)]
+    paths: crate::paths::PathArgs,
     /// Skip files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = SourceLimits::default().max_file_bytes)]
     max_file_size: u64,
@@ -50,6 +52,7 @@ pub fn run(args: WatchArgs) -> Result<()> {
         quiet_period: Duration::from_millis(args.quiet_ms),
         limits: SourceLimits {
             max_file_bytes: args.max_file_size,
+            paths: args.paths.filter(source.root())?,
         },
         index: IndexConfig {
             jobs: args.jobs,

@@ -23,6 +23,7 @@ mod graph;
 mod history;
 mod incremental;
 mod merge_base;
+mod paths;
 mod prune;
 mod query;
 mod scip;

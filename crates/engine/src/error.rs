@@ -67,6 +67,15 @@ pub enum Error {
         path: PathBuf,
     },
 
+    /// A glob of paths to include or exclude does not parse.
+    #[error("bad path glob {glob:?}: {message}")]
+    BadGlob {
+        /// The glob.
+        glob: String,
+        /// What is wrong with it.
+        message: String,
+    },
+
     /// Reading from git failed.
     #[error("git error in {}: {message}", repo.display())]
     Git {

@@ -51,8 +51,8 @@ pub use snapshot::{
     id_matches, package_of,
 };
 pub use source::{
-    BlobReader, Changes, Files, GitReaders, PooledRepository, Revision, RevisionKind, Source,
-    SourceFile, SourceLimits, WorkTree,
+    BlobReader, Changes, Files, GitReaders, PathFilter, PooledRepository, Revision, RevisionKind,
+    Source, SourceFile, SourceLimits, WorkTree,
 };
 pub use watch::{DEFAULT_QUIET_MS, WatchConfig, WatchEvent, watch};
 

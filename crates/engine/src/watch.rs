@@ -98,6 +98,8 @@ pub fn watch(
         store,
         IndexConfig {
             replace_worktree: true,
+            // The files the tree lists are the ones the revisions hold.
+            limits: config.limits.clone(),
             ..config.index.clone()
         },
     );

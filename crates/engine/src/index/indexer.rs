@@ -249,7 +249,9 @@ impl<'s> Indexer<'s> {
         if jdk.origin == JdkOrigin::Missing {
             progress(Progress::NoJdk);
         }
-        self.libraries = Some(Libraries::load(jdk, &self.config.classpath)?);
+        let mut libraries = Libraries::load(jdk, &self.config.classpath)?;
+        libraries.digest_paths(&self.config.limits.paths);
+        self.libraries = Some(libraries);
         Ok(())
     }
 

@@ -10,6 +10,7 @@ use refscope_symbols::{ClassPath, JdkOrigin, JdkTypes, LibraryTypes, TypeUnivers
 use refscope_syntax::Digest128;
 
 use crate::error::Error;
+use crate::source::PathFilter;
 
 /// The JDK and the class path, loaded once per indexer.
 pub(crate) struct Libraries {
@@ -30,6 +31,25 @@ impl Libraries {
             digest,
             types,
         })
+    }
+
+    /// Makes the digest tell the paths `filter` indexes too: a revision
+    /// whose files were chosen otherwise is no parent to layer over.
+    pub(crate) fn digest_paths(&mut self, filter: &PathFilter) {
+        if filter.is_everything() {
+            return;
+        }
+        let mut digest = Digest128::new(b"paths");
+        digest.write(&self.digest);
+        let (include, exclude) = filter.globs();
+        for (kind, globs) in [("include", include), ("exclude", exclude)] {
+            digest.write_str(kind);
+            digest.write_u32(globs.len() as u32);
+            for glob in globs {
+                digest.write_str(glob);
+            }
+        }
+        self.digest = digest.finish();
     }
 
     /// A type universe of the libraries' types, with no source type yet.

@@ -166,11 +166,13 @@ pub(super) fn commit_files(
             };
             let path = format!("{prefix}{name}");
             match entry.kind() {
-                Some(git2::ObjectType::Tree) => {
+                Some(git2::ObjectType::Tree) if limits.paths.enters(&path) => {
                     let subtree = repo.find_tree(entry.id()).map_err(git_error(root))?;
                     pending.push((subtree, format!("{path}/")));
                 }
-                Some(git2::ObjectType::Blob) if is_java_path(name) => {
+                Some(git2::ObjectType::Blob)
+                    if is_java_path(name) && limits.paths.admits(&path) =>
+                {
                     match classify(&odb, path, entry.id(), entry.filemode() as u32, limits) {
                         Ok(file) => files.push(file),
                         Err(left_out) => skipped.push(left_out),
@@ -290,11 +292,13 @@ impl TreeDiff<'_, '_> {
                     _ => Ok(None),
                 }
             };
-            let (old_tree, new_tree) = (subtree(old)?, subtree(new)?);
-            if old_tree.is_some() || new_tree.is_some() {
-                self.trees(old_tree.as_ref(), new_tree.as_ref(), &format!("{path}/"))?;
+            if self.limits.paths.enters(&path) {
+                let (old_tree, new_tree) = (subtree(old)?, subtree(new)?);
+                if old_tree.is_some() || new_tree.is_some() {
+                    self.trees(old_tree.as_ref(), new_tree.as_ref(), &format!("{path}/"))?;
+                }
             }
-            if !is_java_path(name) {
+            if !is_java_path(name) || !self.limits.paths.admits(&path) {
                 continue;
             }
             if is_blob(old) {

@@ -10,11 +10,13 @@ use worktree::directory_revision;
 
 use std::fmt;
 
+mod filter;
 mod git;
 mod reader;
 mod revision;
 mod worktree;
 
+pub use filter::PathFilter;
 pub use reader::{BlobReader, GitReaders, PooledRepository, ReaderSpec};
 pub use revision::{Changes, Files, Revision, RevisionKind, SourceFile, SourceLimits};
 pub use worktree::WorkTree;

@@ -2,6 +2,8 @@
 //! left out, and the contents read while listing them.
 
 use refscope_store::BlobId;
+
+use super::filter::PathFilter;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -159,12 +161,16 @@ impl fmt::Debug for Prefetched {
 pub struct SourceLimits {
     /// Files larger than this are skipped (and counted).
     pub max_file_bytes: u64,
+    /// The paths indexed; the others are no part of a revision (not
+    /// listed as skipped either).
+    pub paths: PathFilter,
 }
 
 impl Default for SourceLimits {
     fn default() -> Self {
         Self {
             max_file_bytes: 8 << 20,
+            paths: PathFilter::default(),
         }
     }
 }

@@ -115,6 +115,16 @@ impl WorkTree {
             {
                 continue;
             }
+            // A path under an excluded directory, or an excluded file.
+            let mut up = rel.as_str();
+            let mut excluded = false;
+            while let Some((dir, _)) = up.rsplit_once('/') {
+                excluded |= !self.limits.paths.enters(dir);
+                up = dir;
+            }
+            if excluded || (!rel.is_empty() && !self.limits.paths.enters(&rel)) {
+                continue;
+            }
             let before = self.forget(&rel);
             self.touched.extend(before.iter().map(|f| f.path.clone()));
             let metadata = match std::fs::symlink_metadata(path) {
@@ -135,7 +145,9 @@ impl WorkTree {
                     };
                     self.rescan(path.clone(), prefix, 0);
                 }
-                Ok(meta) if meta.is_file() && is_java_path(&rel) => {
+                Ok(meta)
+                    if meta.is_file() && is_java_path(&rel) && self.limits.paths.admits(&rel) =>
+                {
                     self.add_files(vec![(rel.clone(), path.clone())], 0);
                 }
                 _ => {}
@@ -182,7 +194,7 @@ impl WorkTree {
         else {
             return 0;
         };
-        if !is_java_path(&rel) {
+        if !is_java_path(&rel) || !self.limits.paths.admits(&rel) {
             return 0;
         }
         match content {
@@ -392,8 +404,10 @@ impl WorkTree {
                     }
                 }
                 if kind.is_dir() {
-                    pending.push((path, format!("{rel}/")));
-                } else if kind.is_file() && is_java_path(&name) {
+                    if self.limits.paths.enters(&rel) {
+                        pending.push((path, format!("{rel}/")));
+                    }
+                } else if kind.is_file() && is_java_path(&name) && self.limits.paths.admits(&rel) {
                     found.push((rel, path));
                 }
             }
@@ -474,6 +488,52 @@ mod tests {
 
     /// An overlay stands for the file's content until it is taken away,
     /// and the revisions made meanwhile carry its content for the parse.
+    #[test]
+    fn excluded_paths_are_neither_listed_nor_refreshed() {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in [
+            ("src/A.java", "class A {}"),
+            ("vendor/lib/B.java", "class B {}"),
+            ("src/ATest.java", "class ATest {}"),
+        ] {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let limits = SourceLimits {
+            paths: crate::source::PathFilter::new(
+                &[],
+                &["vendor/**".to_string(), "**/*Test.java".to_string()],
+            )
+            .unwrap(),
+            ..SourceLimits::default()
+        };
+        let mut tree = WorkTree::scan(dir.path(), &limits);
+        let listed = |tree: &WorkTree| -> Vec<String> {
+            match tree.revision().files {
+                Files::All { files, skipped } => {
+                    assert!(skipped.is_empty(), "{skipped:?}");
+                    files.into_iter().map(|f| f.path).collect()
+                }
+                other => panic!("a whole listing expected, got {other:?}"),
+            }
+        };
+        assert_eq!(listed(&tree), ["src/A.java"]);
+        // Saves under an excluded tree, of an excluded file, or of the
+        // excluded tree itself change nothing; a save elsewhere does.
+        std::fs::write(dir.path().join("vendor/lib/B.java"), "class B { int b; }").unwrap();
+        std::fs::write(dir.path().join("src/ATest.java"), "class ATest { int t; }").unwrap();
+        let excluded = [
+            dir.path().join("vendor/lib/B.java"),
+            dir.path().join("vendor"),
+            dir.path().join("src/ATest.java"),
+        ];
+        assert_eq!(tree.refresh(&excluded), 0);
+        std::fs::write(dir.path().join("src/A.java"), "class A { int a; }").unwrap();
+        assert_eq!(tree.refresh(&[dir.path().join("src")]), 1);
+        assert_eq!(listed(&tree), ["src/A.java"]);
+    }
+
     #[test]
     fn an_overlay_stands_for_the_file_on_disk_until_removed() {
         let dir = tempfile::tempdir().unwrap();

@@ -225,6 +225,7 @@ fn plain_directory_with_symlink_loop_and_oversized_file() {
     let source = Source::open(&root).unwrap();
     let limits = SourceLimits {
         max_file_bytes: 1000,
+        ..SourceLimits::default()
     };
     let revision = source.resolve_revision(None, &limits).unwrap();
     let (files, skipped) = listing(&revision);
