@@ -56,7 +56,14 @@ pub struct DepsArgs {
 
 pub fn run(args: DepsArgs) -> Result<()> {
     let repos = args.repos.repositories();
-    let report = refscope_deps::discover(&args.path, &repos);
+    // The build files of trees the index leaves out (`refscope.toml`)
+    // are left out here too.
+    let filter = crate::paths::PathArgs::default().filter(&args.path)?;
+    let paths = Paths {
+        root: &args.path,
+        filter: &filter,
+    };
+    let report = refscope_deps::discover_entering(&args.path, &repos, &|dir| paths.enters(dir));
     if args.json {
         println!(
             "{}",
@@ -118,9 +125,10 @@ pub(crate) fn class_path(
     root: &Path,
     repos: &RepoArgs,
     off: bool,
+    paths: &Paths<'_>,
 ) -> Result<Vec<PathBuf>> {
     let mut jars = expand_classpath(values)?;
-    for jar in auto_classpath(root, repos, off) {
+    for jar in auto_classpath(root, repos, off, paths) {
         if !jars.contains(&jar) {
             jars.push(jar);
         }
@@ -128,13 +136,30 @@ pub(crate) fn class_path(
     Ok(jars)
 }
 
+/// The paths indexed (under `root`): the build files of a directory the
+/// index leaves out are left out too.
+pub(crate) struct Paths<'p> {
+    pub(crate) root: &'p Path,
+    pub(crate) filter: &'p refscope_engine::PathFilter,
+}
+
+impl Paths<'_> {
+    fn enters(&self, dir: &Path) -> bool {
+        match dir.strip_prefix(self.root).ok().and_then(Path::to_str) {
+            Some(rel) if !rel.is_empty() => self.filter.enters(&rel.replace('\\', "/")),
+            _ => true,
+        }
+    }
+}
+
 /// The jars the build files under `path` declare, unless `off`; one line
 /// on standard error says what was found, when there are build files.
-fn auto_classpath(path: &Path, repos: &RepoArgs, off: bool) -> Vec<PathBuf> {
+fn auto_classpath(path: &Path, repos: &RepoArgs, off: bool, paths: &Paths<'_>) -> Vec<PathBuf> {
     if off {
         return Vec::new();
     }
-    let report = refscope_deps::discover(path, &repos.repositories());
+    let report =
+        refscope_deps::discover_entering(path, &repos.repositories(), &|dir| paths.enters(dir));
     if report.build_files.is_empty() {
         return Vec::new();
     }

@@ -57,18 +57,23 @@ pub fn run(args: LspArgs) -> Result<()> {
         Some(repo) => repo,
         None => std::env::current_dir()?,
     };
+    let paths = args.paths.filter(&default_root)?;
     let classpath = crate::deps::class_path(
         &args.classpath,
         &default_root,
         &args.repos,
         args.no_auto_classpath,
+        &crate::deps::Paths {
+            root: &default_root,
+            filter: &paths,
+        },
     )?;
     let mut config = ServerConfig::new(default_root);
     config.store = args.store;
     config.debounce = Duration::from_millis(args.debounce_ms);
     config.limits = SourceLimits {
         max_file_bytes: args.max_file_size,
-        paths: args.paths.filter(&config.default_root)?,
+        paths,
     };
     config.index = IndexConfig {
         jobs: args.jobs,

@@ -43,6 +43,10 @@ pub fn run(
         &project_root,
         libraries.repos,
         !libraries.auto,
+        &crate::deps::Paths {
+            root: &project_root,
+            filter: &refscope_engine::PathFilter::default(),
+        },
     )?;
     let jdk = JdkTypes::discover()?;
     let libraries = Libraries::new(&jdk, &jars)?;

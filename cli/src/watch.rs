@@ -48,12 +48,13 @@ pub fn run(args: WatchArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(|| source.default_store_dir());
     let store = Store::open(&store_dir)?;
+    let limits = SourceLimits {
+        max_file_bytes: args.max_file_size,
+        paths: args.paths.filter(source.root())?,
+    };
     let config = WatchConfig {
         quiet_period: Duration::from_millis(args.quiet_ms),
-        limits: SourceLimits {
-            max_file_bytes: args.max_file_size,
-            paths: args.paths.filter(source.root())?,
-        },
+        limits: limits.clone(),
         index: IndexConfig {
             jobs: args.jobs,
             classpath: crate::deps::class_path(
@@ -61,6 +62,10 @@ pub fn run(args: WatchArgs) -> Result<()> {
                 &args.path,
                 &args.repos,
                 args.no_auto_classpath,
+                &crate::deps::Paths {
+                    root: source.root(),
+                    filter: &limits.paths,
+                },
             )?,
             ..IndexConfig::default()
         },

@@ -240,6 +240,34 @@ fn build_files_name_the_jars_and_index_resolves_into_them() {
 }
 
 #[test]
+fn the_build_files_of_excluded_trees_are_left_out() {
+    let work = tempfile::tempdir().unwrap();
+    let (root, repo) = (work.path().join("project"), work.path().join("repo"));
+    project(&root, &repo);
+    std::fs::write(
+        root.join("refscope.toml"),
+        "[index]\nexclude = [\"tools/**\"]\n",
+    )
+    .unwrap();
+    let out = run(
+        work.path(),
+        &[
+            "deps",
+            root.to_str().unwrap(),
+            "--json",
+            "--maven-repo",
+            repo.to_str().unwrap(),
+        ],
+    )
+    .ok();
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        report["build_files"],
+        serde_json::json!(["pom.xml", "shop/pom.xml"])
+    );
+}
+
+#[test]
 fn a_broken_pom_is_a_warning_and_no_build_file_is_said() {
     let work = tempfile::tempdir().unwrap();
     write(&work.path().join("p/pom.xml"), b"<project><dependencies>");

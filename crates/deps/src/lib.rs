@@ -120,8 +120,9 @@ impl Report {
 }
 
 /// The build files under `root`, sorted: `pom.xml`, `build.gradle`,
-/// `build.gradle.kts`, outside hidden and build-output directories.
-fn build_files(root: &Path) -> Vec<PathBuf> {
+/// `build.gradle.kts`, outside hidden and build-output directories and
+/// those `enters` turns away (given their path).
+fn build_files(root: &Path, enters: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut dirs = vec![(root.to_path_buf(), 0)];
     while let Some((dir, depth)) = dirs.pop() {
@@ -134,7 +135,11 @@ fn build_files(root: &Path) -> Vec<PathBuf> {
                 continue;
             };
             if kind.is_dir() {
-                if depth < 16 && !name.starts_with('.') && !SKIPPED_DIRS.contains(&name.as_str()) {
+                if depth < 16
+                    && !name.starts_with('.')
+                    && !SKIPPED_DIRS.contains(&name.as_str())
+                    && enters(&entry.path())
+                {
                     dirs.push((entry.path(), depth + 1));
                 }
             } else if ["pom.xml", "build.gradle", "build.gradle.kts"].contains(&name.as_str()) {
@@ -148,6 +153,16 @@ fn build_files(root: &Path) -> Vec<PathBuf> {
 
 /// The dependency jars of the project under `root`, looked up in `repos`.
 pub fn discover(root: &Path, repos: &Repositories) -> Report {
+    discover_entering(root, repos, &|_| true)
+}
+
+/// [`discover`], with the build files of the directories `enters` turns
+/// away (given their path) left out: trees the index leaves out.
+pub fn discover_entering(
+    root: &Path,
+    repos: &Repositories,
+    enters: &dyn Fn(&Path) -> bool,
+) -> Report {
     let mut report = Report::default();
     let mut poms = Poms::new(repos);
     let relative = |path: &Path| {
@@ -161,7 +176,7 @@ pub fn discover(root: &Path, repos: &Repositories) -> Report {
     let mut declared: Vec<(String, Declared)> = Vec::new();
     let mut own_modules: HashSet<(String, String)> = HashSet::new();
     let mut catalogs: HashMap<PathBuf, Catalog> = HashMap::new();
-    for file in build_files(root) {
+    for file in build_files(root, enters) {
         let name = relative(&file);
         report.build_files.push(name.clone());
         if file.file_name().is_some_and(|n| n == "pom.xml") {
