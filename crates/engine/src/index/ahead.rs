@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use refscope_store::BlobId;
 
-use super::parse::{ParsedBlob, parse_bytes};
+use super::blob::{ParsedBlob, parse_bytes};
 use crate::source::{ReaderSpec, Source, SourceLimits};
 
 /// Bytes of facts parsed ahead and not taken yet, at most: above it the

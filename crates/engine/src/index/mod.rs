@@ -24,6 +24,7 @@
 //! A run that dies anywhere before the commit leaves the store as it was.
 
 mod ahead;
+mod blob;
 mod full;
 mod indexer;
 mod layered;
