@@ -111,7 +111,7 @@ impl<'s> Evaluator<'s> {
                 return Err(QueryError::evaluation(
                     Some(base.span),
                     format!(
-                        "the merge base {name} is not indexed, and {} was indexed with other libraries (a class path) than a query can index it with: index it as {} was, `refscope index --rev {name} --classpath ...`",
+                        "the merge base {name} is not indexed, and {} was indexed with other libraries (a class path) or path globs than a query can index it with: index it as {} was, `refscope index --rev {name} --classpath ... --exclude ...`",
                         head_revision.name, head_revision.name
                     ),
                 ));
