@@ -59,10 +59,7 @@ pub fn run(args: DepsArgs) -> Result<()> {
     // The build files of trees the index leaves out (`refscope.toml`)
     // are left out here too.
     let filter = crate::paths::PathArgs::default().filter(&args.path)?;
-    let paths = Paths {
-        root: &args.path,
-        filter: &filter,
-    };
+    let paths = Paths::new(&args.path, &args.path, &filter);
     let report = refscope_deps::discover_entering(&args.path, &repos, &|dir| paths.enters(dir));
     if args.json {
         println!(
@@ -136,18 +133,47 @@ pub(crate) fn class_path(
     Ok(jars)
 }
 
-/// The paths indexed (under `root`): the build files of a directory the
-/// index leaves out are left out too.
+/// The paths indexed: the build files of a directory the index leaves
+/// out are left out too.
 pub(crate) struct Paths<'p> {
-    pub(crate) root: &'p Path,
-    pub(crate) filter: &'p refscope_engine::PathFilter,
+    /// Where the walk for build files starts, as given to it.
+    walk_root: &'p Path,
+    /// That directory from the top of the tree (empty at the top).
+    prefix: String,
+    filter: &'p refscope_engine::PathFilter,
 }
 
-impl Paths<'_> {
+impl<'p> Paths<'p> {
+    /// For a walk from `walk_root` in the tree whose top is `tree_root`.
+    pub(crate) fn new(
+        walk_root: &'p Path,
+        tree_root: &Path,
+        filter: &'p refscope_engine::PathFilter,
+    ) -> Self {
+        let canonical = |path: &Path| std::fs::canonicalize(path).unwrap_or(path.to_path_buf());
+        let prefix = canonical(walk_root)
+            .strip_prefix(canonical(tree_root))
+            .ok()
+            .and_then(Path::to_str)
+            .map(|rel| rel.replace('\\', "/"))
+            .unwrap_or_default();
+        Self {
+            walk_root,
+            prefix,
+            filter,
+        }
+    }
+
+    /// Whether the walk enters `dir`, a directory under its root.
     fn enters(&self, dir: &Path) -> bool {
-        match dir.strip_prefix(self.root).ok().and_then(Path::to_str) {
-            Some(rel) if !rel.is_empty() => self.filter.enters(&rel.replace('\\', "/")),
-            _ => true,
+        let Some(rel) = dir.strip_prefix(self.walk_root).ok().and_then(Path::to_str) else {
+            return true;
+        };
+        let rel = rel.replace('\\', "/");
+        match (self.prefix.is_empty(), rel.is_empty()) {
+            (_, true) => true,
+            (true, false) => self.filter.enters(&rel),
+            (false, false) => self.filter.enters(&format!("{}/{rel}", self.prefix)),
         }
     }
 }
@@ -205,4 +231,26 @@ fn expand_classpath(values: &[String]) -> Result<Vec<PathBuf>> {
         }
     }
     Ok(jars)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_walk_from_below_the_top_or_by_another_path_sees_the_trees_paths() {
+        let top = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(top.path().join("svc/vendor")).unwrap();
+        let filter = refscope_engine::PathFilter::new(&[], &["svc/vendor/**".to_string()]).unwrap();
+        // From the top, named another way.
+        let other_name = top.path().join("svc/..");
+        let paths = Paths::new(&other_name, top.path(), &filter);
+        assert!(!paths.enters(&other_name.join("svc/vendor")));
+        assert!(paths.enters(&other_name.join("svc")));
+        // From a directory below the top.
+        let below = top.path().join("svc");
+        let paths = Paths::new(&below, top.path(), &filter);
+        assert!(!paths.enters(&below.join("vendor")));
+        assert!(paths.enters(&below));
+    }
 }

@@ -112,10 +112,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
         &args.path,
         &args.repos,
         args.no_auto_classpath,
-        &crate::deps::Paths {
-            root: source.root(),
-            filter: &limits.paths,
-        },
+        &crate::deps::Paths::new(&args.path, source.root(), &limits.paths),
     )?;
     let show_progress = std::io::stderr().is_terminal();
     let config = IndexConfig {

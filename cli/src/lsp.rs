@@ -63,10 +63,7 @@ pub fn run(args: LspArgs) -> Result<()> {
         &default_root,
         &args.repos,
         args.no_auto_classpath,
-        &crate::deps::Paths {
-            root: &default_root,
-            filter: &paths,
-        },
+        &crate::deps::Paths::new(&default_root, &default_root, &paths),
     )?;
     let mut config = ServerConfig::new(default_root);
     config.store = args.store;

@@ -43,10 +43,11 @@ pub fn run(
         &project_root,
         libraries.repos,
         !libraries.auto,
-        &crate::deps::Paths {
-            root: &project_root,
-            filter: &refscope_engine::PathFilter::default(),
-        },
+        &crate::deps::Paths::new(
+            &project_root,
+            &project_root,
+            &refscope_engine::PathFilter::default(),
+        ),
     )?;
     let jdk = JdkTypes::discover()?;
     let libraries = Libraries::new(&jdk, &jars)?;

@@ -62,10 +62,7 @@ pub fn run(args: WatchArgs) -> Result<()> {
                 &args.path,
                 &args.repos,
                 args.no_auto_classpath,
-                &crate::deps::Paths {
-                    root: source.root(),
-                    filter: &limits.paths,
-                },
+                &crate::deps::Paths::new(&args.path, source.root(), &limits.paths),
             )?,
             ..IndexConfig::default()
         },
