@@ -192,12 +192,15 @@ fn prune_keeps_what_remaining_revisions_answer_and_frees_the_rest() {
         );
     }
 
-    // Indexing goes on over what remains: a layer over the newest.
+    // Indexing goes on over what remains: a layer over the newest. It
+    // brings Big.java back, in a version only it has: a record of many
+    // pages that the last prune below frees (what the other revisions it
+    // removes hold alone is smaller than a page of the pack).
     let next = repo.commit_changes(
-        &[Change::write(
-            "src/p/Tax.java",
-            &class("Tax", "return n * 4;"),
-        )],
+        &[
+            Change::write("src/p/Tax.java", &class("Tax", "return n * 4;")),
+            Change::write("src/p/Big.java", &big(3)),
+        ],
         "after the prune",
     );
     let summary = json(
