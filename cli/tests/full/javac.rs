@@ -36,6 +36,26 @@ fn decl_keys(jsonl: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// The jars a fixture project lists in its `jars` file (none without
+/// one): javac gets them as class path and annotation processors, refscope
+/// as class path.
+fn fixture_jars(project: &Path) -> Option<String> {
+    let list = std::fs::read_to_string(project.join("jars")).ok()?;
+    let jars: Vec<&str> = list
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    for jar in &jars {
+        assert!(
+            Path::new(jar).is_file(),
+            "{jar} is missing: {} needs it (Debian's liblombok-java; .ci/run installs it)",
+            project.display()
+        );
+    }
+    Some(jars.join(":"))
+}
+
 /// Runs the javac oracle over a fixture project; returns its JSON lines.
 fn javac_truth(project: &Path, out: &Path) -> String {
     let oracle = workspace_root().join("oracle/javac-oracle");
@@ -45,14 +65,19 @@ fn javac_truth(project: &Path, out: &Path) -> String {
         oracle.display()
     );
     let truth = out.join("truth.jsonl");
-    let status = std::process::Command::new("bash")
+    let mut command = std::process::Command::new("bash");
+    command
         .arg(&oracle)
         .arg("--root")
         .arg(project.join("src/main/java"))
         .arg("--out")
-        .arg(&truth)
-        .status()
-        .unwrap();
+        .arg(&truth);
+    if let Some(jars) = fixture_jars(project) {
+        command
+            .args(["--classpath", &jars])
+            .args(["--processor-path", &jars]);
+    }
+    let status = command.status().unwrap();
     assert!(
         status.success(),
         "javac-oracle failed on {}",
@@ -113,12 +138,32 @@ fn multiset_minus<'a>(a: &'a [String], b: &[String]) -> Vec<&'a str> {
         .collect()
 }
 
+/// Indexes a fixture project into `store`, with the jars it lists.
+fn index_fixture(project: &Path, store: &Path) {
+    let Some(jars) = fixture_jars(project) else {
+        return index_files_into(project, store);
+    };
+    run(
+        &std::env::temp_dir(),
+        &[
+            "index",
+            "--files",
+            project.to_str().unwrap(),
+            "--store",
+            store.to_str().unwrap(),
+            "--classpath",
+            &jars,
+        ],
+    )
+    .ok();
+}
+
 /// Indexes a fixture project into `out` and exports `what` (`--decls` or
 /// `--refs`) with paths relative to its source root, as the oracle writes
 /// them.
 fn export(project: &Path, out: &Path, what: &str) -> String {
     let store = out.join("store");
-    index_files_into(project, &store);
+    index_fixture(project, &store);
     run(
         project,
         &[
@@ -195,28 +240,26 @@ fn fixture_references_match_javac() {
 
 #[test]
 fn references_match_javac() {
-    let oracle = workspace_root().join("oracle/javac-oracle");
-    assert!(
-        oracle.is_file(),
-        "{} is missing: this test needs the javac oracle beside the repository",
-        oracle.display()
-    );
-    let project = workspace_root().join("corpora/fixtures/zoo");
+    graph_matches_javac("zoo");
+}
+
+/// Callers of what Lombok generates (getters, builders, factories), as
+/// javac with Lombok's processor finds them.
+#[test]
+fn references_to_lombok_members_match_javac() {
+    graph_matches_javac("lombok");
+}
+
+/// `refs` of every target in a fixture that javac resolves a reference
+/// to gives exactly javac's sites.
+fn graph_matches_javac(fixture: &str) {
+    let project = workspace_root().join("corpora/fixtures").join(fixture);
     let store = tempfile::tempdir().unwrap();
-    index_files_into(&project, store.path());
-    let truth = store.path().join("truth.jsonl");
-    let status = std::process::Command::new("bash")
-        .arg(&oracle)
-        .arg("--root")
-        .arg(project.join("src/main/java"))
-        .arg("--out")
-        .arg(&truth)
-        .status()
-        .unwrap();
-    assert!(status.success(), "javac-oracle failed");
+    index_fixture(&project, store.path());
+    let truth = javac_truth(&project, store.path());
     // Every target javac resolves into the sources, with its sites.
     let mut expected: BTreeMap<String, BTreeSet<Site>> = BTreeMap::new();
-    for line in std::fs::read_to_string(&truth).unwrap().lines() {
+    for line in truth.lines() {
         let record: Value = serde_json::from_str(line).unwrap();
         if record["t"] != "ref" || record["decl_file"].is_null() {
             continue;

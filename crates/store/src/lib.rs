@@ -84,7 +84,7 @@ pub use writeback::Writeback;
 /// The store format this build reads and writes. Bump it whenever the
 /// schema, the pack's records, the archived facts or the digests
 /// (`refscope_syntax::digest`) change.
-pub const FORMAT_VERSION: u32 = 14;
+pub const FORMAT_VERSION: u32 = 15;
 
 const SCHEMA: &str = include_str!("schema.sql");
 const DB_FILE: &str = "refscope.sqlite";

@@ -4,12 +4,13 @@
 //! javadoc, type parameters and parameters.
 
 use super::children::{named_children, named_children_in};
+use super::lombok;
 use super::syntax::{
     child_of_kind, erased_type, text_without_comments, type_texts, with_dimensions,
 };
 use super::walker::{ElementFrame, FieldGroup, Walker, strip_whitespace};
 use crate::facts::{
-    Element, ElementKind, Import, Modifiers, NO_ELEMENT, NO_EXPR, Param, Span, TypeParam,
+    Element, ElementKind, Import, Modifiers, NO_ELEMENT, NO_EXPR, Origin, Param, Span, TypeParam,
 };
 use tree_sitter::Node;
 
@@ -69,6 +70,7 @@ impl<'t> Walker<'_, 't> {
             is_local: false,
             supertypes_written: Vec::new(),
             init: NO_EXPR,
+            origin: Origin::Source,
         }
     }
 
@@ -421,7 +423,7 @@ impl<'t> Walker<'_, 't> {
         self.declare_params(node, index, &declared);
     }
 
-    pub(super) fn read_modifiers(&self, node: Node<'t>, element: &mut Element) {
+    pub(super) fn read_modifiers(&mut self, node: Node<'t>, element: &mut Element) {
         let k = &self.g.kinds;
         for child in named_children(node) {
             if child.kind_id() == k.modifiers {
@@ -430,19 +432,30 @@ impl<'t> Walker<'_, 't> {
                 for m in (0..child.child_count()).filter_map(|i| child.child(i)) {
                     let kind = m.kind_id();
                     if kind == k.annotation || kind == k.marker_annotation {
-                        element
-                            .annotations
-                            .push(text_without_comments(self.src, m, 200));
+                        self.read_annotation(m, element);
                     } else if let Some(&bit) = self.g.modifier_bits.get(usize::from(kind)) {
                         element.modifiers.0 |= bit;
                     }
                 }
             } else if child.kind_id() == k.annotation || child.kind_id() == k.marker_annotation {
-                element
-                    .annotations
-                    .push(text_without_comments(self.src, child, 200));
+                self.read_annotation(child, element);
             }
         }
+    }
+
+    /// Adds an annotation to the element about to be added, keeping the
+    /// place of one that may be Lombok's.
+    fn read_annotation(&mut self, node: Node<'t>, element: &mut Element) {
+        let text = text_without_comments(self.src, node, 200);
+        if lombok::might_be_lombok(&text) {
+            self.lombok_marks.push(lombok::Mark {
+                element: self.facts.elements.len() as u32,
+                annotation: element.annotations.len() as u32,
+                start_byte: node.start_byte() as u32,
+                end_byte: node.end_byte() as u32,
+            });
+        }
+        element.annotations.push(text);
     }
 
     /// The javadoc of the declaration being entered: the nearest `/** */`

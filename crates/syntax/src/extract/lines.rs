@@ -3,9 +3,10 @@
 //! Each line is owned by the innermost elements whose span (javadoc
 //! included) covers it. Usually that is one element; a line holding several
 //! siblings (`int a, b;`, two one-line methods) has several. Lines outside
-//! every element (package and imports) have none.
+//! every element (package and imports) have none. A member generated from
+//! an annotation owns the line it is placed on.
 
-use crate::facts::{FileFacts, LineRun, NO_ELEMENT};
+use crate::facts::{FileFacts, LineRun, NO_ELEMENT, Origin};
 
 /// Fills `line_runs` and `line_owners` from the elements' spans.
 pub(crate) fn build_line_table(facts: &mut FileFacts) {
@@ -21,7 +22,13 @@ pub(crate) fn build_line_table(facts: &mut FileFacts) {
             .map_or(element.span.start_line, |(start, _)| {
                 start.min(element.span.start_line)
             });
-        let last = element.span.end_line.min(facts.n_lines);
+        // A member Lombok generates owns only the line it is placed on:
+        // its span may be its whole class's (`@UtilityClass`'s constructor).
+        let last = match element.origin {
+            Origin::Source => element.span.end_line,
+            Origin::Lombok => element.name_pos.line,
+        }
+        .min(facts.n_lines);
         for line in first.max(1)..=last {
             let slot = &mut primary[line as usize - 1];
             if *slot == NO_ELEMENT || facts.encloses(*slot, index) {

@@ -17,6 +17,7 @@ mod declarations;
 mod expressions;
 mod kinds;
 mod lines;
+mod lombok;
 mod roles;
 mod scopes;
 mod sites;
@@ -65,6 +66,7 @@ pub fn extract(bytes: &[u8]) -> FileFacts {
     let Walker {
         mut facts,
         mut maps,
+        lombok_marks,
         ..
     } = walker;
     maps.clear();
@@ -74,6 +76,7 @@ pub fn extract(bytes: &[u8]) -> FileFacts {
     if tree.is_none() {
         facts.diagnostics.n_syntax_errors += 1;
     }
+    lombok::expand(&mut facts, &lombok_marks, &source);
     lines::build_line_table(&mut facts);
     debug_assert_eq!(
         facts.check(),

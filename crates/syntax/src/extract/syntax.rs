@@ -68,7 +68,30 @@ impl<'a> SourceText<'a> {
     /// 1-based line and UTF-16 column of the start of `node`.
     pub(crate) fn start(&self, node: Node) -> Position {
         let byte = node.start_byte() as u32;
-        let line = self.line_near(byte, node.start_position().row);
+        self.position_in_line(byte, self.line_near(byte, node.start_position().row))
+    }
+
+    /// 1-based line and UTF-16 column of a byte offset (at a character
+    /// boundary).
+    pub(crate) fn position_of(&self, byte: u32) -> Position {
+        self.position_in_line(byte, self.line_of(byte))
+    }
+
+    /// The byte offset of a position [`Self::position_of`] gave.
+    pub(crate) fn byte_of(&self, pos: Position) -> u32 {
+        let start = self.line_starts[(pos.line as usize).clamp(1, self.line_starts.len()) - 1];
+        let line = &self.text[start as usize..];
+        let mut units = 0;
+        for (i, c) in line.char_indices() {
+            if units + 1 >= pos.col as usize {
+                return start + i as u32;
+            }
+            units += c.len_utf16();
+        }
+        self.text.len() as u32
+    }
+
+    fn position_in_line(&self, byte: u32, line: u32) -> Position {
         let start = self.line_starts[line as usize - 1] as usize;
         let prefix = &self.text.as_bytes()[start..byte as usize];
         let col = if prefix.is_ascii() {

@@ -115,6 +115,8 @@ pub(super) struct Walker<'s, 't> {
     /// Tracked as the walk goes, since asking tree-sitter for a node's
     /// previous sibling scans its parent's children from the start.
     pub(super) docs: Vec<Option<(u32, u32)>>,
+    /// The annotations that may be Lombok's, with their places.
+    pub(super) lombok_marks: Vec<super::lombok::Mark>,
 }
 
 impl<'s, 't> Walker<'s, 't> {
@@ -133,6 +135,7 @@ impl<'s, 't> Walker<'s, 't> {
             maps,
             count_errors: true,
             docs: Vec::new(),
+            lombok_marks: Vec::new(),
         }
     }
 
