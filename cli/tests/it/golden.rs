@@ -27,3 +27,8 @@ fn zoo_exports_its_golden_export() {
 fn resolve_exports_its_golden_export() {
     check_fixture("resolve");
 }
+
+#[test]
+fn lombok_exports_its_golden_export() {
+    check_fixture("lombok");
+}
