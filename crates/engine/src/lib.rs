@@ -69,5 +69,5 @@ pub use refscope_store::{
 /// The JDK's type names, which callers may read once and hand to
 /// [`IndexConfig`].
 pub use refscope_symbols::{JdkOrigin, JdkTypes};
-pub use refscope_syntax::facts::{Element, ElementKind, FileFacts, Modifiers, NO_ELEMENT};
+pub use refscope_syntax::facts::{Element, ElementKind, FileFacts, Modifiers, NO_ELEMENT, Origin};
 pub use refscope_syntax::tree_sitter_on_mimalloc;

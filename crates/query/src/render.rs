@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use refscope_engine::ElementView;
-use refscope_engine::Modifiers;
+use refscope_engine::{Modifiers, Origin};
 use serde::Serialize;
 
 /// One element as JSON.
@@ -48,6 +48,9 @@ pub struct ElementJson {
     pub type_params: Vec<String>,
     /// Javadoc lines, if any.
     pub javadoc: Option<[u32; 2]>,
+    /// What generated the element (`lombok`); absent for written code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generated_by: Option<&'static str>,
 }
 
 /// One parameter as JSON.
@@ -102,6 +105,10 @@ impl ElementJson {
             throws: element.throws.clone(),
             type_params: element.type_params.iter().map(|t| t.name.clone()).collect(),
             javadoc: element.javadoc.map(|(a, b)| [a, b]),
+            generated_by: match element.origin {
+                Origin::Source => None,
+                origin => Some(origin.as_str()),
+            },
         }
     }
 }
@@ -123,6 +130,13 @@ pub fn elements_text(elements: &[ElementJson]) -> String {
             "  {:<10}{}:{}-{} (name at {}:{})",
             "at", e.file, e.start_line, e.end_line, e.name_line, e.name_col
         );
+        if let Some(by) = e.generated_by {
+            let by = match by {
+                "lombok" => "Lombok",
+                other => other,
+            };
+            let _ = writeln!(out, "  {:<10}by {by}", "generated");
+        }
         if !e.modifiers.is_empty() || !e.annotations.is_empty() {
             let mut words: Vec<String> = e.annotations.clone();
             words.extend(e.modifiers.iter().map(|m| m.to_string()));
