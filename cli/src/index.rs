@@ -56,6 +56,10 @@ pub struct IndexArgs {
     /// revision it was layered over and the files it resolved).
     #[arg(long)]
     json: bool,
+    /// Read the syntax alone: no members that frameworks generate
+    /// (Lombok's). A store keeps the setting of its first index.
+    #[arg(long)]
+    no_frameworks: bool,
     /// Index every file of each revision, not a layer over an indexed
     /// one (for comparisons; the store is the same either way).
     #[arg(long, hide = true)]
@@ -121,6 +125,7 @@ pub fn run(args: IndexArgs) -> Result<()> {
         limits: limits.clone(),
         from_scratch: args.from_scratch,
         without_incremental_data: args.without_incremental_data,
+        no_frameworks: args.no_frameworks,
         ..IndexConfig::default()
     };
     let mut indexer = Indexer::new(&store, config);

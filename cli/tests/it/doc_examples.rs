@@ -66,6 +66,7 @@ const PAGES: &[(&str, Setup)] = &[
     ("docs/accuracy.md", Setup::Fresh),
     ("docs/interchange.md", Setup::Fresh),
     ("docs/testing.md", Setup::Fresh),
+    ("docs/frameworks.md", Setup::Fresh),
 ];
 
 /// The store `docs/element-ids.md` reads, made as its text says.

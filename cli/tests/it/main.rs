@@ -22,6 +22,7 @@ mod golden;
 mod graph;
 mod history;
 mod incremental;
+mod lombok;
 mod merge_base;
 mod paths;
 mod prune;

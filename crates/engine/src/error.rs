@@ -85,6 +85,17 @@ pub enum Error {
         message: String,
     },
 
+    /// The store's facts were extracted with other passes than asked for.
+    #[error("store {} was indexed {}, and a store keeps the facts of one setting; index {} too, or into another --store", store.display(), describe_passes(store_has), describe_passes(store_has))]
+    PassesDiffer {
+        /// The store directory.
+        store: PathBuf,
+        /// The passes its facts were made with.
+        store_has: String,
+        /// The passes asked for.
+        asked: String,
+    },
+
     /// The revision asked for has not been indexed.
     #[error("revision {revision} is not indexed in store {}; run `refscope index --rev {revision}` first", store.display())]
     NotIndexed {
@@ -209,5 +220,14 @@ impl Error {
         Self::Store(refscope_store::Error::EmptyStore {
             store: dir.to_path_buf(),
         })
+    }
+}
+
+/// How an index with these passes is asked for, in words.
+fn describe_passes(passes: &str) -> &'static str {
+    if passes == crate::index::PASSES_SYNTAX {
+        "with --no-frameworks"
+    } else {
+        "without --no-frameworks"
     }
 }

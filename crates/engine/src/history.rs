@@ -222,7 +222,12 @@ impl Walker<'_> {
         );
         let facts = match self.store.blob_location(&id)? {
             Some(at) => self.pack.facts(&id, at)?,
-            None => refscope_syntax::extract(&bytes),
+            // Extracted as the store's facts were, to compare like with like.
+            None => {
+                let passes = self.store.passes()?;
+                let passes = crate::index::passes_named(passes.as_deref().unwrap_or(""));
+                refscope_syntax::extract_with(&bytes, passes)
+            }
         };
         Ok((Arc::new(facts), Arc::new(bytes)))
     }

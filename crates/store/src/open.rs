@@ -371,6 +371,31 @@ impl Store {
         }
     }
 
+    /// The extraction passes the store's facts were made with, by name
+    /// (`frameworks` or `syntax`), or `None` before the first index, which
+    /// decides it ([`Self::claim_passes`]): the facts of a blob are kept
+    /// once, so every revision of a store is extracted the same way.
+    pub fn passes(&self) -> Result<Option<String>, Error> {
+        self.db
+            .query_row("SELECT value FROM meta WHERE key = 'passes'", [], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(|e| self.classify(e))
+    }
+
+    /// Records `passes` as the store's extraction passes unless it has
+    /// some already; the ones it has.
+    pub fn claim_passes(&self, passes: &str) -> Result<String, Error> {
+        self.db
+            .execute(
+                "INSERT OR IGNORE INTO meta (key, value) VALUES ('passes', ?1)",
+                [passes],
+            )
+            .map_err(|e| self.classify(e))?;
+        Ok(self.passes()?.unwrap_or_else(|| passes.to_string()))
+    }
+
     /// Total size of the store's files in bytes: the space they take on
     /// disk where the file system says (holes a prune left in the pack
     /// take none), else their lengths.

@@ -24,5 +24,5 @@ pub mod mentions;
 
 pub use check::BadFacts;
 pub use digest::Digest128;
-pub use extract::{extract, parse_only, tree_sitter_on_mimalloc};
+pub use extract::{Passes, extract, extract_with, parse_only, tree_sitter_on_mimalloc};
 pub use facts::FileFacts;

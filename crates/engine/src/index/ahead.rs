@@ -20,6 +20,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use refscope_syntax::Passes;
+
 use refscope_store::BlobId;
 
 use super::blob::{ParsedBlob, parse_bytes};
@@ -67,6 +69,7 @@ impl ParseAhead {
         source: &Source,
         revisions: &[String],
         limits: &SourceLimits,
+        passes: Passes,
     ) -> Option<Self> {
         if !cfg!(target_os = "linux") || revisions.len() < 2 {
             return None;
@@ -87,6 +90,7 @@ impl ParseAhead {
             root: source.root().to_path_buf(),
             revisions: revisions.to_vec(),
             limits: limits.clone(),
+            passes,
             sender,
         };
         let thread = std::thread::Builder::new()
@@ -205,6 +209,7 @@ struct Work {
     root: PathBuf,
     revisions: Vec<String>,
     limits: SourceLimits,
+    passes: Passes,
     sender: Sender<(usize, ParsedBlob)>,
 }
 
@@ -248,7 +253,7 @@ impl Work {
                 let Ok(bytes) = reader.read(file) else {
                     continue;
                 };
-                let parsed = parse_bytes(file, bytes);
+                let parsed = parse_bytes(file, bytes, self.passes);
                 shared
                     .held
                     .fetch_add(parsed.held_bytes(), Ordering::Relaxed);
@@ -340,7 +345,8 @@ mod tests {
     fn the_coming_commits_files_are_parsed_and_what_is_behind_is_dropped() {
         let (repo, commits) = history();
         let source = Source::open(repo.path()).unwrap();
-        let ahead = ParseAhead::start(&source, &commits, &SourceLimits::default()).unwrap();
+        let ahead =
+            ParseAhead::start(&source, &commits, &SourceLimits::default(), Passes::ALL).unwrap();
         let changed_second = [
             blob(&repo, &commits[1], "a/A.java"),
             blob(&repo, &commits[1], "a/C.java"),
@@ -365,7 +371,7 @@ mod tests {
             blob_id: changed_second[0],
             size: bytes.len() as u64,
         };
-        match (parsed, parse_bytes(&file, bytes)) {
+        match (parsed, parse_bytes(&file, bytes, Passes::ALL)) {
             (
                 ParsedBlob::Facts { payload, stats, .. },
                 ParsedBlob::Facts {

@@ -2,7 +2,7 @@
 //! it was left out. The parse phase and the thread parsing ahead share it.
 
 use refscope_store::{BlobId, BlobStats, DeltaFrame, EncodedFacts, encode_facts};
-use refscope_syntax::extract;
+use refscope_syntax::{Passes, extract_with};
 
 use crate::source::{BlobReader, SourceFile};
 
@@ -46,6 +46,7 @@ pub(super) fn parse_blob(
     reader: &BlobReader,
     file: &SourceFile,
     verify_content: bool,
+    passes: Passes,
 ) -> ParsedBlob {
     let bytes = match reader.read(file) {
         Ok(bytes) => bytes,
@@ -64,18 +65,18 @@ pub(super) fn parse_blob(
             reason: "changed while being indexed".into(),
         };
     }
-    parse_bytes(file, bytes)
+    parse_bytes(file, bytes, passes)
 }
 
 /// Extracts the facts of `bytes`, the content of blob `file.blob_id`.
-pub(super) fn parse_bytes(file: &SourceFile, bytes: Vec<u8>) -> ParsedBlob {
+pub(super) fn parse_bytes(file: &SourceFile, bytes: Vec<u8>, passes: Passes) -> ParsedBlob {
     if looks_binary(&bytes) {
         return ParsedBlob::Skipped {
             blob_id: file.blob_id,
             reason: "binary content (NUL bytes)".into(),
         };
     }
-    let facts = extract(&bytes);
+    let facts = extract_with(&bytes, passes);
     let stats = BlobStats {
         location: None,
         n_elements: facts.elements.len() as u64,

@@ -11,6 +11,7 @@ use refscope_store::{
     RevisionTotals, Store, TreeReader,
 };
 use refscope_symbols::{JdkOrigin, JdkTypes};
+use refscope_syntax::Passes;
 
 use super::ahead::ParseAhead;
 use super::full::{Full, PackedFile, index_full};
@@ -58,6 +59,20 @@ pub struct IndexConfig {
     /// "without" side of what the incremental machinery costs a full
     /// index. No revision is ever layered over one indexed this way.
     pub without_incremental_data: bool,
+    /// Extract the syntax alone, without what frameworks add (Lombok's
+    /// members): `--no-frameworks`. A store keeps the facts of one
+    /// setting, the one its first index used.
+    pub no_frameworks: bool,
+}
+
+impl IndexConfig {
+    /// The extraction passes it asks for.
+    pub fn passes(&self) -> Passes {
+        match self.no_frameworks {
+            true => Passes::NONE,
+            false => Passes::ALL,
+        }
+    }
 }
 
 /// The library digest of a revision indexed without incremental data: no
@@ -125,7 +140,7 @@ impl<'s> Indexer<'s> {
     /// for a directory, or where the system has no idle scheduling class.
     pub fn parse_ahead(&mut self, source: &Source, commits: &[String]) {
         self.ahead = None;
-        self.ahead = ParseAhead::start(source, commits, &self.config.limits);
+        self.ahead = ParseAhead::start(source, commits, &self.config.limits, self.config.passes());
     }
 
     /// Indexes one revision of `source`.
@@ -139,6 +154,7 @@ impl<'s> Indexer<'s> {
         if let Some(ahead) = &self.ahead {
             ahead.reached(&revision.name);
         }
+        self.check_passes(|store| Ok(store.passes()?.unwrap_or_default()))?;
         if let Some(summary) = self.already_indexed(&revision.name)? {
             return Ok(summary);
         }
@@ -168,6 +184,7 @@ impl<'s> Indexer<'s> {
         started: Instant,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<IndexSummary, Error> {
+        self.check_passes(|store| store.claim_passes(super::passes_name(self.config.passes())))?;
         self.load_libraries(progress)?;
         let plan = self.plan(source, revision)?;
         let worktree = if self.config.replace_worktree && revision.kind == RevisionKind::WorkTree {
@@ -210,6 +227,24 @@ impl<'s> Indexer<'s> {
             self.worktree_units.committed(update, revision);
         }
         Ok(summary)
+    }
+
+    /// Fails unless the store's extraction passes (as `read` gives them;
+    /// none yet is fine) are the ones this indexer asks for.
+    fn check_passes(
+        &self,
+        read: impl FnOnce(&Store) -> Result<String, refscope_store::Error>,
+    ) -> Result<(), Error> {
+        let asked = super::passes_name(self.config.passes());
+        let store_has = read(self.store)?;
+        if store_has.is_empty() || store_has == asked {
+            return Ok(());
+        }
+        Err(Error::PassesDiffer {
+            store: self.store.dir().to_path_buf(),
+            store_has,
+            asked: asked.to_string(),
+        })
     }
 
     /// The thread parsing ahead, if one runs.
@@ -461,6 +496,7 @@ impl Run<'_> {
             files,
             &HashMap::new(),
             &mut blobs,
+            self.config.passes(),
             progress,
         )?;
         self.n_parsed_ahead = n_parsed_ahead;
@@ -576,6 +612,7 @@ impl Run<'_> {
             &changes.changed,
             &bases,
             &mut blobs,
+            self.config.passes(),
             progress,
         )?;
         self.n_parsed_ahead = n_parsed_ahead;

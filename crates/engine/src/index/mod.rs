@@ -37,4 +37,27 @@ mod worktree_units;
 mod write;
 
 pub use indexer::{IndexConfig, Indexer};
+
+use refscope_syntax::Passes;
+
+/// How a store names the passes its facts were extracted with.
+pub(crate) const PASSES_FRAMEWORKS: &str = "frameworks";
+/// The same, for the syntax alone (`--no-frameworks`).
+pub(crate) const PASSES_SYNTAX: &str = "syntax";
+
+/// The store's name of `passes`.
+pub(crate) fn passes_name(passes: Passes) -> &'static str {
+    match passes.lombok {
+        true => PASSES_FRAMEWORKS,
+        false => PASSES_SYNTAX,
+    }
+}
+
+/// The passes a store's name stands for (an unknown name: every pass).
+pub(crate) fn passes_named(name: &str) -> Passes {
+    match name {
+        PASSES_SYNTAX => Passes::NONE,
+        _ => Passes::ALL,
+    }
+}
 pub use report::{IndexSummary, Progress};

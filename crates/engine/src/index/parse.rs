@@ -9,6 +9,8 @@ use refscope_store::{
     BlobId, BlobStats, IndexTransaction, PackLocation, PackReader, PackWriter, Store,
 };
 
+use refscope_syntax::Passes;
+
 use super::ahead::ParseAhead;
 use super::blob::{ParsedBlob, parse_blob, parse_bytes};
 use super::report::Progress;
@@ -45,6 +47,7 @@ pub(super) fn parse_new_blobs(
     files: &[SourceFile],
     bases: &HashMap<BlobId, PackLocation>,
     blobs: &mut HashMap<BlobId, BlobStats>,
+    passes: Passes,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Parsed, Error> {
     let mut seen_new = std::collections::HashSet::new();
@@ -97,8 +100,8 @@ pub(super) fn parse_new_blobs(
             let mut parsed = match parsed_ahead {
                 Some(parsed) => parsed,
                 None => match (prefetched.and_then(|p| p.take(&file.blob_id)), reader) {
-                    (Some(bytes), _) => parse_bytes(file, bytes),
-                    (None, Ok(reader)) => parse_blob(reader, file, verify_content),
+                    (Some(bytes), _) => parse_bytes(file, bytes, passes),
+                    (None, Ok(reader)) => parse_blob(reader, file, verify_content, passes),
                     (None, Err(e)) => ParsedBlob::Skipped {
                         blob_id: file.blob_id,
                         reason: e.to_string(),

@@ -40,6 +40,27 @@ use syntax::SourceText;
 /// assert_eq!(facts.elements[1].name, "m");
 /// ```
 pub fn extract(bytes: &[u8]) -> FileFacts {
+    extract_with(bytes, Passes::ALL)
+}
+
+/// The passes extraction runs beyond the syntax: what frameworks add to a
+/// file. Every pass is a function of the file's bytes, but facts made with
+/// other passes differ, so a store keeps the facts of one setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Passes {
+    /// Lombok's generated members (`extract/lombok`).
+    pub lombok: bool,
+}
+
+impl Passes {
+    /// Every pass: what [`extract`] runs.
+    pub const ALL: Self = Self { lombok: true };
+    /// The syntax alone.
+    pub const NONE: Self = Self { lombok: false };
+}
+
+/// Extracts the facts of one Java file with the given passes.
+pub fn extract_with(bytes: &[u8], passes: Passes) -> FileFacts {
     // Valid UTF-8 is the rule: check it in one pass, and count invalid
     // bytes only when there are some.
     let (mut text, n_invalid_utf8_bytes) = match std::str::from_utf8(bytes) {
@@ -76,7 +97,9 @@ pub fn extract(bytes: &[u8]) -> FileFacts {
     if tree.is_none() {
         facts.diagnostics.n_syntax_errors += 1;
     }
-    lombok::expand(&mut facts, &lombok_marks, &source);
+    if passes.lombok {
+        lombok::expand(&mut facts, &lombok_marks, &source);
+    }
     lines::build_line_table(&mut facts);
     debug_assert_eq!(
         facts.check(),
