@@ -11,9 +11,9 @@ use refscope_store::{
     RevisionTotals, Store, TreeReader,
 };
 use refscope_symbols::{JdkOrigin, JdkTypes};
-use refscope_syntax::Passes;
 
 use super::ahead::ParseAhead;
+use super::config::{IndexConfig, check_passes};
 use super::full::{Full, PackedFile, index_full};
 use super::layered::{Content, Layered, NotLayered, index_layered};
 use super::libraries::Libraries;
@@ -22,7 +22,7 @@ use super::parse::{Parsed, parse_new_blobs};
 use super::report::{IndexSummary, Progress};
 use super::worktree_units::{Update, WorktreeUnits};
 use crate::error::Error;
-use crate::source::{Changes, Files, Revision, RevisionKind, Source, SourceFile, SourceLimits};
+use crate::source::{Changes, Files, Revision, RevisionKind, Source, SourceFile};
 use crate::symtab::kept::{Kept, LayerMark};
 
 /// How far back a commit's first-parent history is searched for an
@@ -33,47 +33,6 @@ const BASE_SEARCH: usize = 64;
 /// vendor drop, a rewrite of most of the tree), in parallel from the
 /// start, rather than as a layer.
 const MAX_LAYER_CHANGES: usize = 20_000;
-
-/// How to index.
-#[derive(Debug, Clone, Default)]
-pub struct IndexConfig {
-    /// Worker threads; 0 means one per core.
-    pub jobs: usize,
-    /// The JDK's type names, if the caller already has them; otherwise
-    /// they are discovered when needed.
-    pub jdk: Option<JdkTypes>,
-    /// Jar files whose classes join resolution (`--classpath`).
-    pub classpath: Vec<std::path::PathBuf>,
-    /// A work-tree revision replaces the other work-tree revisions read
-    /// from the same directory, in the same transaction: `watch` keeps one
-    /// current state of the files on disk, not one per save.
-    pub replace_worktree: bool,
-    /// Which files a commit's listing leaves out.
-    pub limits: SourceLimits,
-    /// Index every revision from scratch, writing no layer over another
-    /// (for benchmarks: what the layers cost a single full index).
-    pub from_scratch: bool,
-    /// Index every revision from scratch without recording what a later
-    /// revision is layered on (each file's lookups and symbols, the
-    /// revision's symbol table and dependency index): for benchmarks, the
-    /// "without" side of what the incremental machinery costs a full
-    /// index. No revision is ever layered over one indexed this way.
-    pub without_incremental_data: bool,
-    /// Extract the syntax alone, without what frameworks add (Lombok's
-    /// members): `--no-frameworks`. A store keeps the facts of one
-    /// setting, the one its first index used.
-    pub no_frameworks: bool,
-}
-
-impl IndexConfig {
-    /// The extraction passes it asks for.
-    pub fn passes(&self) -> Passes {
-        match self.no_frameworks {
-            true => Passes::NONE,
-            false => Passes::ALL,
-        }
-    }
-}
 
 /// The library digest of a revision indexed without incremental data: no
 /// digest of real libraries, so no revision is ever layered over it.
@@ -154,7 +113,9 @@ impl<'s> Indexer<'s> {
         if let Some(ahead) = &self.ahead {
             ahead.reached(&revision.name);
         }
-        self.check_passes(|store| Ok(store.passes()?.unwrap_or_default()))?;
+        check_passes(self.store, &self.config, |store| {
+            Ok(store.passes()?.unwrap_or_default())
+        })?;
         if let Some(summary) = self.already_indexed(&revision.name)? {
             return Ok(summary);
         }
@@ -184,7 +145,9 @@ impl<'s> Indexer<'s> {
         started: Instant,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<IndexSummary, Error> {
-        self.check_passes(|store| store.claim_passes(super::passes_name(self.config.passes())))?;
+        check_passes(self.store, &self.config, |store| {
+            store.claim_passes(super::passes_name(self.config.passes()))
+        })?;
         self.load_libraries(progress)?;
         let plan = self.plan(source, revision)?;
         let worktree = if self.config.replace_worktree && revision.kind == RevisionKind::WorkTree {
@@ -227,24 +190,6 @@ impl<'s> Indexer<'s> {
             self.worktree_units.committed(update, revision);
         }
         Ok(summary)
-    }
-
-    /// Fails unless the store's extraction passes (as `read` gives them;
-    /// none yet is fine) are the ones this indexer asks for.
-    fn check_passes(
-        &self,
-        read: impl FnOnce(&Store) -> Result<String, refscope_store::Error>,
-    ) -> Result<(), Error> {
-        let asked = super::passes_name(self.config.passes());
-        let store_has = read(self.store)?;
-        if store_has.is_empty() || store_has == asked {
-            return Ok(());
-        }
-        Err(Error::PassesDiffer {
-            store: self.store.dir().to_path_buf(),
-            store_has,
-            asked: asked.to_string(),
-        })
     }
 
     /// The thread parsing ahead, if one runs.

@@ -25,6 +25,7 @@
 
 mod ahead;
 mod blob;
+mod config;
 mod full;
 mod indexer;
 mod layered;
@@ -36,7 +37,8 @@ mod spill;
 mod worktree_units;
 mod write;
 
-pub use indexer::{IndexConfig, Indexer};
+pub use config::IndexConfig;
+pub use indexer::Indexer;
 
 use refscope_syntax::Passes;
 
