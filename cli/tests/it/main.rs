@@ -28,5 +28,6 @@ mod paths;
 mod prune;
 mod query;
 mod scip;
+mod spring;
 mod stats;
 mod watch;

@@ -47,8 +47,8 @@ pub use index::{IndexConfig, IndexSummary, Indexer, Progress};
 pub use prune::{Keep, PruneReport, prune};
 pub use snapshot::{
     CallersConfig, ChangeKind, Diff, DiffConfig, ElementChange, ElementSearch, ElementView,
-    FileData, FoundElement, Implementation, RefHit, RevisionCache, Snapshot, glob_matches,
-    id_matches, package_of,
+    FileData, FoundElement, Implementation, Injection, RefHit, RevisionCache, Snapshot,
+    glob_matches, id_matches, package_of,
 };
 pub use source::{
     BlobReader, Changes, Files, GitReaders, PathFilter, PooledRepository, Revision, RevisionKind,

@@ -69,6 +69,42 @@ pub struct RangeJson {
     pub end_line: u32,
 }
 
+/// A call's way through a Spring injection point.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct InjectionJson {
+    /// Element id of the injected field.
+    pub point: String,
+    /// How many beans the point can take, after Spring's narrowing.
+    pub candidates: u32,
+    /// Those beans: their classes' or `@Bean` methods' ids.
+    pub beans: Vec<String>,
+    /// The point takes every one of them (a `List<T>` and the like).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub many: bool,
+}
+
+impl InjectionJson {
+    /// Converts an engine injection.
+    pub fn from_injection(injection: &refscope_engine::Injection) -> Self {
+        Self {
+            point: injection.point.clone(),
+            candidates: injection.candidates,
+            beans: injection.beans.clone(),
+            many: injection.many,
+        }
+    }
+
+    /// `injected at P (N beans)`, for text answers.
+    pub fn text(&self) -> String {
+        let beans = match (self.candidates, self.many) {
+            (1, _) => "1 bean".to_string(),
+            (n, true) => format!("all {n} beans"),
+            (n, false) => format!("1 of {n} beans"),
+        };
+        format!("injected at {} ({beans})", self.point)
+    }
+}
+
 /// One reference site.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct HitJson {
@@ -100,6 +136,10 @@ pub struct HitJson {
     pub decl_line: Option<u32>,
     /// For ambiguous resolutions: the other candidates.
     pub alternatives: Vec<String>,
+    /// For a call through a Spring injection point: the point and its
+    /// beans (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub injection: Option<InjectionJson>,
 }
 
 /// One implementation.
@@ -152,6 +192,7 @@ impl HitJson {
             decl_file: hit.decl_file.clone(),
             decl_line: hit.decl_line,
             alternatives: hit.alternatives.clone(),
+            injection: hit.injection.as_ref().map(InjectionJson::from_injection),
         }
     }
 
@@ -194,10 +235,14 @@ pub fn callers_text(hits: &[HitJson]) -> String {
                     h.kind.to_string(),
                     h.confidence.to_string(),
                     h.enclosing.clone().unwrap_or_default(),
-                    h.via
-                        .as_ref()
-                        .map(|v| format!("via {v}"))
-                        .unwrap_or_default(),
+                    [
+                        h.via.as_ref().map(|v| format!("via {v}")),
+                        h.injection.as_ref().map(InjectionJson::text),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 ]
             })
             .collect(),
@@ -215,8 +260,9 @@ pub fn callees_text(hits: &[HitJson]) -> String {
                     h.kind.to_string(),
                     h.confidence.to_string(),
                     h.target_text(),
-                    match (&h.decl_file, h.decl_line) {
-                        (Some(file), Some(line)) => format!("{file}:{line}"),
+                    match (&h.decl_file, h.decl_line, &h.injection) {
+                        (_, _, Some(injection)) => injection.text(),
+                        (Some(file), Some(line), None) => format!("{file}:{line}"),
                         _ => String::new(),
                     },
                 ]

@@ -50,6 +50,24 @@ pub struct RefHit {
     pub decl_line: Option<u32>,
     /// For an ambiguous resolution: the other candidates' ids.
     pub alternatives: Vec<String>,
+    /// For a call through a Spring injection point: the point and the
+    /// beans it can take.
+    pub injection: Option<Injection>,
+}
+
+/// A call's way through an injection point (see `spring.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Injection {
+    /// The element id of the injected field.
+    pub point: String,
+    /// How many beans the point can take, after Spring's narrowing
+    /// (`@Qualifier`, `@Primary`, the point's name).
+    pub candidates: u32,
+    /// Those beans: the ids of their classes or `@Bean` methods.
+    pub beans: Vec<String>,
+    /// The point takes all of them (`List<T>` and the like), so a call
+    /// through it reaches each: no guess among them.
+    pub many: bool,
 }
 
 /// How [`Snapshot::callers`] searches.

@@ -57,6 +57,11 @@ pub struct RevisionCache {
     pub(super) signature_lines: Mutex<HashMap<String, Arc<Vec<u32>>>>,
     pub(super) files: Mutex<Bounded<String, Arc<FileData>>>,
     pub(super) callers: Mutex<Bounded<CallersKey, Arc<Vec<RefHit>>>>,
+    /// The revision's Spring beans, read when a call through an
+    /// injection point is first met.
+    pub(super) beans: OnceLock<Arc<super::beans::Beans>>,
+    /// Whether the store was indexed with `--no-frameworks`.
+    pub(super) frameworks_off: OnceLock<bool>,
     /// Where the callers of elements are (see `window.rs`).
     pub(super) caller_plans: Mutex<Bounded<CallersKey, Arc<CallerPlan>>>,
 }
@@ -92,6 +97,8 @@ impl RevisionCache {
             signature_lines: Mutex::default(),
             files: Mutex::new(Bounded::new(FILE_BUDGET)),
             callers: Mutex::new(Bounded::new(CALLERS_BUDGET)),
+            beans: OnceLock::new(),
+            frameworks_off: OnceLock::new(),
             caller_plans: Mutex::new(Bounded::new(PLANS_BUDGET)),
         }
     }

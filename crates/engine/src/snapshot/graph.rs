@@ -25,14 +25,14 @@
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
-use refscope_resolve::Confidence;
+use refscope_resolve::{Confidence, RefTargetKind};
 use refscope_store::FileEntry;
-use refscope_syntax::facts::{ElementKind, NO_ELEMENT};
+use refscope_syntax::facts::{ElementKind, NO_ELEMENT, RefSite};
 
 use super::Snapshot;
 use super::answers::{CallersConfig, FoundElement, Implementation, RefHit};
 use super::data::ElementView;
-use super::walk::{Walk, binary_name_candidates, owner_of, sorted_hits};
+use super::walk::{Candidate, LoadedFile, Walk, binary_name_candidates, owner_of, sorted_hits};
 use crate::error::Error;
 
 impl Snapshot<'_> {
@@ -162,17 +162,37 @@ impl Snapshot<'_> {
             return Ok(hits);
         }
         let mut walk = Walk::new(self);
-        let mut hits: Vec<RefHit> = walk
-            .sites_targeting(id, None)?
-            .into_iter()
-            .map(|c| c.hit)
-            .collect();
+        let own_class = owner_of(id);
+        // A call through an injection point reaches a bean's method, not
+        // an abstract one its class implements.
+        let runs = self.has_body(id)?;
+        let mut hits: Vec<RefHit> = Vec::new();
+        for candidate in walk.sites_targeting(id, None)? {
+            let mut hit = candidate.hit;
+            if runs {
+                self.mark_injection(
+                    &mut walk,
+                    &candidate.file,
+                    candidate.site,
+                    own_class,
+                    &mut hit,
+                )?;
+            }
+            hits.push(hit);
+        }
         if config.polymorphic {
-            let own_class = owner_of(id);
             for ancestor in walk.overridden_transitively(id)? {
                 for candidate in walk.sites_targeting(&ancestor, Some(&ancestor))? {
                     if walk.dispatch_may_reach(&candidate, &ancestor, own_class)? {
-                        hits.push(candidate.hit);
+                        let Candidate {
+                            file,
+                            site,
+                            mut hit,
+                        } = candidate;
+                        if runs {
+                            self.mark_injection(&mut walk, &file, site, own_class, &mut hit)?;
+                        }
+                        hits.push(hit);
                     }
                 }
             }
@@ -201,10 +221,11 @@ impl Snapshot<'_> {
             let file = self.file(&element.path)?;
             let loaded = walk.load(&file)?;
             let idx = element.record.idx;
-            out.push(sorted_hits(loaded.hits_where(self, |site| {
+            let hits = self.hits_with_injections(&mut walk, &loaded, |site| {
                 site.enclosing != NO_ELEMENT
                     && loaded.facts.ancestry(site.enclosing).any(|a| a == idx)
-            })));
+            })?;
+            out.push(sorted_hits(hits));
         }
         Ok(out)
     }
@@ -222,9 +243,96 @@ impl Snapshot<'_> {
                 n_lines: loaded.facts.n_lines,
             });
         }
-        Ok(sorted_hits(loaded.hits_where(self, |site| {
+        let hits = self.hits_with_injections(&mut walk, &loaded, |site| {
             (start..=end).contains(&site.pos.line)
-        })))
+        })?;
+        Ok(sorted_hits(hits))
+    }
+
+    /// The hits of `file`'s sites that `keep` keeps, a call through a
+    /// Spring injection point marked with it.
+    fn hits_with_injections(
+        &self,
+        walk: &mut Walk<'_, '_>,
+        file: &LoadedFile,
+        keep: impl Fn(&RefSite) -> bool,
+    ) -> Result<Vec<RefHit>, Error> {
+        let mut hits = Vec::new();
+        for r in &file.resolution().refs {
+            if !file.facts.ref_sites.get(r.site as usize).is_some_and(&keep) {
+                continue;
+            }
+            let Some(mut hit) = file.hit(self, r, None) else {
+                continue;
+            };
+            if r.kind == RefTargetKind::Call
+                && let Some((injection, _)) = self.injection_at(walk, file, r.site)?
+            {
+                hit.injection = Some(injection);
+            }
+            hits.push(hit);
+        }
+        Ok(hits)
+    }
+
+    /// Whether method `id` is declared in the sources with a body (not
+    /// abstract, not an interface's method without `default`).
+    pub(super) fn has_body(&self, id: &str) -> Result<bool, Error> {
+        let Some((file, idx)) = self.declarations_of(id)?.into_iter().next() else {
+            return Ok(false);
+        };
+        let data = self.file_data(&file)?;
+        let facts = &data.facts;
+        let Some(method) = facts.elements.get(idx as usize) else {
+            return Ok(false);
+        };
+        if method.kind != ElementKind::Method {
+            return Ok(method.kind == ElementKind::Constructor);
+        }
+        let in_interface = facts.elements.get(method.parent as usize).is_some_and(|p| {
+            matches!(p.kind, ElementKind::Interface | ElementKind::AnnotationType)
+        });
+        let m = method.modifiers;
+        Ok(if in_interface {
+            m.has("default") || m.has("static") || m.has("private")
+        } else {
+            !m.has("abstract")
+        })
+    }
+
+    /// Marks a caller of a method of `own_class` that calls through an
+    /// injection point whose beans include `own_class` (or a subclass of
+    /// it): a guess when the point takes several, none of them primary.
+    pub(super) fn mark_injection(
+        &self,
+        walk: &mut Walk<'_, '_>,
+        file: &LoadedFile,
+        site: u32,
+        own_class: &str,
+        hit: &mut RefHit,
+    ) -> Result<(), Error> {
+        if hit.kind != RefTargetKind::Call {
+            return Ok(());
+        }
+        let Some((injection, classes)) = self.injection_at(walk, file, site)? else {
+            return Ok(());
+        };
+        let mut reaches = false;
+        for class in &classes {
+            if class.replace('$', ".") == own_class.replace('$', ".")
+                || walk.is_subtype(class, own_class)?
+            {
+                reaches = true;
+                break;
+            }
+        }
+        if reaches {
+            if injection.candidates > 1 && !injection.many {
+                hit.confidence = Confidence::Ambiguous;
+            }
+            hit.injection = Some(injection);
+        }
+        Ok(())
     }
 
     /// What overrides method `id`, or extends or implements type `id`,

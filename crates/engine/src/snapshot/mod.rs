@@ -7,12 +7,14 @@
 //! from one work-tree revision to the next.
 
 mod answers;
+mod beans;
 mod cache;
 mod data;
 mod diff;
 mod follow;
 mod graph;
 mod plan;
+mod spring;
 mod structure;
 mod walk;
 mod window;
@@ -28,7 +30,7 @@ use refscope_syntax::facts::{FileFacts, NO_ORDINAL};
 use crate::error::Error;
 use crate::source::Source;
 
-pub use answers::{CallersConfig, FoundElement, Implementation, RefHit};
+pub use answers::{CallersConfig, FoundElement, Implementation, Injection, RefHit};
 pub use cache::RevisionCache;
 use cache::{UNITS_ONE_BY_ONE, lock};
 pub use data::{ElementView, FileData};
@@ -238,6 +240,24 @@ impl<'s> Snapshot<'s> {
     /// The facts of a file.
     pub fn facts(&self, file: &FileEntry) -> Result<FileFacts, Error> {
         Ok(self.pack.facts(&file.blob_id, self.location(file)?)?)
+    }
+
+    /// The declarations of a file (package, imports, elements): its facts
+    /// without the bodies.
+    pub(super) fn declarations(&self, file: &FileEntry) -> Result<FileFacts, Error> {
+        Ok(self
+            .pack
+            .declarations(&file.blob_id, self.location(file)?)?)
+    }
+
+    /// Whether the store was indexed with `--no-frameworks`: then no
+    /// framework's reading of the code is added to answers either.
+    pub(super) fn frameworks_off(&self) -> Result<bool, Error> {
+        if let Some(&off) = self.cache.frameworks_off.get() {
+            return Ok(off);
+        }
+        let off = self.store.passes()?.as_deref() == Some(crate::index::PASSES_SYNTAX);
+        Ok(*self.cache.frameworks_off.get_or_init(|| off))
     }
 
     /// Where a file's facts are in the pack.

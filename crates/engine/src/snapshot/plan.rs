@@ -11,6 +11,9 @@ pub(super) struct CallerPlan {
     pub(super) targets: Vec<(String, Option<String>)>,
     /// The class declaring the element.
     pub(super) own_class: String,
+    /// Whether the element has a body, so that calls through Spring
+    /// injection points may reach it (see `spring.rs`).
+    pub(super) runs: bool,
     /// Each file with callers, by path.
     pub(super) files: Vec<PlannedFile>,
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use refscope_resolve::{FileResolution, ResolvedRef};
 use refscope_store::FileEntry;
-use refscope_syntax::facts::{ElementKind, ExprShape, NO_ELEMENT, RefSite};
+use refscope_syntax::facts::{ElementKind, ExprShape, NO_ELEMENT};
 
 use super::Snapshot;
 use super::answers::{FoundElement, RefHit};
@@ -98,6 +98,7 @@ impl LoadedFile {
                 .map(|_| snapshot.target_line(r))
                 .filter(|&line| line > 0),
             alternatives: r.alternatives.clone(),
+            injection: None,
         })
     }
 
@@ -112,16 +113,6 @@ impl LoadedFile {
             .filter(|r| keep(r))
             .filter_map(|r| self.hit(snapshot, r, None))
             .collect()
-    }
-
-    pub(super) fn hits_where(
-        &self,
-        snapshot: &Snapshot<'_>,
-        keep: impl Fn(&RefSite) -> bool,
-    ) -> Vec<RefHit> {
-        self.refs_where(snapshot, |r| {
-            self.facts.ref_sites.get(r.site as usize).is_some_and(&keep)
-        })
     }
 }
 

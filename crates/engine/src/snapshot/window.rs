@@ -35,7 +35,7 @@ impl CallerPlan {
                 if *wanted != target {
                     continue;
                 }
-                let Some(hit) = loaded.hit(walk.snapshot(), r, via.clone()) else {
+                let Some(mut hit) = loaded.hit(walk.snapshot(), r, via.clone()) else {
                     continue;
                 };
                 let reaches = match via {
@@ -50,6 +50,16 @@ impl CallerPlan {
                     }
                 };
                 if reaches {
+                    if self.runs {
+                        let snapshot = walk.snapshot();
+                        snapshot.mark_injection(
+                            walk,
+                            &loaded,
+                            r.site,
+                            &self.own_class,
+                            &mut hit,
+                        )?;
+                    }
                     hits.push(hit);
                 }
             }
@@ -207,6 +217,7 @@ impl Snapshot<'_> {
         let mut plan = CallerPlan {
             targets,
             own_class: owner_of(id).to_string(),
+            runs: self.has_body(id)?,
             files: Vec::with_capacity(files.len()),
         };
         for (_, (entry, counted, read)) in files {

@@ -16,6 +16,11 @@ pub(crate) enum Key {
     File,
     Line,
     Caller,
+    /// A call through a Spring injection point: the point and how many
+    /// beans it can take.
+    Injection,
+    InjectionPoint,
+    Candidates,
     Depth,
     ReferencedElements,
     ElementName,
@@ -70,6 +75,9 @@ pub(crate) fn key(style: KeyStyle, key: Key) -> &'static str {
         Key::File => ("file", "文件地址"),
         Key::Line => ("line", "行号"),
         Key::Caller => ("caller", "caller"),
+        Key::Injection => ("injection", "injection"),
+        Key::InjectionPoint => ("point", "point"),
+        Key::Candidates => ("candidates", "candidates"),
         Key::Depth => ("depth", "depth"),
         Key::ReferencedElements => ("referenced_elements", "引用元素"),
         Key::ElementName => ("name", "元素名称"),

@@ -166,6 +166,10 @@ pub struct SiteJson {
     pub confidence: &'static str,
     /// For polymorphic callers: the overridden method the call targets.
     pub via: Option<String>,
+    /// For a call through a Spring injection point: the point and its
+    /// beans (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub injection: Option<crate::graph::InjectionJson>,
 }
 
 /// An error as JSON.
@@ -240,6 +244,10 @@ impl RowJson {
                     kind: site.kind,
                     confidence: site.confidence,
                     via: site.via.clone(),
+                    injection: site
+                        .injection
+                        .as_ref()
+                        .map(crate::graph::InjectionJson::from_injection),
                 }),
             }),
             change: row.change.map(|c| c.as_str()),
@@ -321,6 +329,9 @@ fn row_cells(row: &Row) -> Vec<String> {
             ));
             if let Some(via) = &site.via {
                 notes.push(format!("via {via}"));
+            }
+            if let Some(injection) = &site.injection {
+                notes.push(crate::graph::InjectionJson::from_injection(injection).text());
             }
         }
         if edge.depth > 1 {

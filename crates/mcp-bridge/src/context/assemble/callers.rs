@@ -41,6 +41,15 @@ impl Answer<'_, '_> {
         location.insert(key(style, Key::File).into(), json!(hit.path));
         location.insert(key(style, Key::Line).into(), json!(hit.line));
         location.insert(key(style, Key::Caller).into(), json!(hit.enclosing_named));
+        if let Some(injection) = &hit.injection {
+            location.insert(
+                key(style, Key::Injection).into(),
+                json!({
+                    key(style, Key::InjectionPoint): injection.point,
+                    key(style, Key::Candidates): injection.candidates,
+                }),
+            );
+        }
         if depth > 1 {
             location.insert(key(style, Key::Depth).into(), json!(depth));
         }

@@ -260,5 +260,6 @@ fn site_of(hit: &RefHit) -> Site {
         kind: hit.kind.as_str(),
         confidence: hit.confidence.as_str(),
         via: hit.via.clone(),
+        injection: hit.injection.clone(),
     }
 }

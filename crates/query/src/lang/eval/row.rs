@@ -53,6 +53,8 @@ pub struct Site {
     pub confidence: &'static str,
     /// For polymorphic callers: the overridden method the call targets.
     pub via: Option<String>,
+    /// For a call through a Spring injection point: the point and its beans.
+    pub injection: Option<refscope_engine::Injection>,
 }
 
 impl Row {
