@@ -32,3 +32,8 @@ fn resolve_exports_its_golden_export() {
 fn lombok_exports_its_golden_export() {
     check_fixture("lombok");
 }
+
+#[test]
+fn spring_exports_its_golden_export() {
+    check_fixture("spring");
+}
