@@ -74,7 +74,10 @@ pub fn run_at(args: AtArgs) -> Result<()> {
             *slot = Some(lines[from.min(to)..to].join("\n"));
         }
     }
-    let elements: Vec<ElementJson> = views.iter().map(ElementJson::from_view).collect();
+    let mut elements: Vec<ElementJson> = views.iter().map(ElementJson::from_view).collect();
+    for (element, view) in elements.iter_mut().zip(&views) {
+        element.notes = snapshot.notes_of(view)?;
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         let answer = AtAnswer {

@@ -176,3 +176,75 @@ fn no_frameworks_reads_the_syntax_alone_and_a_store_keeps_one_setting() {
         "{refused}"
     );
 }
+
+#[test]
+fn a_reference_to_a_generated_member_says_so() {
+    let store = tempfile::tempdir().unwrap();
+    index_files_into(&fixture(), store.path());
+    let out = run(
+        &fixture(),
+        &[
+            "callees",
+            "com.acme.ledger.Teller#deposit",
+            "--json",
+            "--store",
+            store.path().to_str().unwrap(),
+        ],
+    )
+    .ok();
+    let answer: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let by_target: Vec<(&str, Option<&str>)> = answer["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["target"].as_str().unwrap(),
+                h.get("target_generated_by").map(|g| g.as_str().unwrap()),
+            )
+        })
+        .collect();
+    for (target, by) in [
+        ("com.acme.ledger.Account#getBalance()", Some("lombok")),
+        ("com.acme.ledger.Teller#log", Some("lombok")),
+        ("com.acme.ledger.Account#post(com.acme.ledger.Entry)", None),
+        ("com.acme.ledger.Teller#cash", None),
+    ] {
+        assert!(
+            by_target.contains(&(target, by)),
+            "{target} {by:?} in {by_target:?}"
+        );
+    }
+}
+
+#[test]
+fn an_annotation_that_is_not_modelled_is_noted_where_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src/p");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(
+        src.join("A.java"),
+        "package p;\n\nimport java.util.List;\nimport lombok.Builder;\nimport lombok.Singular;\n\n@Builder\nclass A {\n    @Singular\n    List<String> names;\n}\n",
+    )
+    .unwrap();
+    let store = dir.path().join("store");
+    index_files_into(dir.path(), &store);
+    let out = run(
+        dir.path(),
+        &[
+            "at",
+            "src/p/A.java:9",
+            "--store",
+            store.to_str().unwrap(),
+            "--repo",
+            dir.path().to_str().unwrap(),
+        ],
+    )
+    .ok();
+    assert!(
+        out.contains(
+            "note      @Singular is not modelled: the builder has no setter for this field"
+        ),
+        "{out}"
+    );
+}

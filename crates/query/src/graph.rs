@@ -140,6 +140,9 @@ pub struct HitJson {
     /// beans (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub injection: Option<InjectionJson>,
+    /// What generated the target (`lombok`); absent for written targets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_generated_by: Option<&'static str>,
 }
 
 /// One implementation.
@@ -193,6 +196,10 @@ impl HitJson {
             decl_line: hit.decl_line,
             alternatives: hit.alternatives.clone(),
             injection: hit.injection.as_ref().map(InjectionJson::from_injection),
+            target_generated_by: match hit.target_origin {
+                refscope_engine::Origin::Source => None,
+                origin => Some(origin.as_str()),
+            },
         }
     }
 

@@ -51,6 +51,11 @@ pub struct ElementJson {
     /// What generated the element (`lombok`); absent for written code.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generated_by: Option<&'static str>,
+    /// What the reader should know that the rest does not say (an
+    /// annotation whose members are not modelled); filled by answers
+    /// that read them ([`refscope_engine::Snapshot::notes_of`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// One parameter as JSON.
@@ -109,6 +114,7 @@ impl ElementJson {
                 Origin::Source => None,
                 origin => Some(origin.as_str()),
             },
+            notes: Vec::new(),
         }
     }
 }
@@ -175,6 +181,9 @@ pub fn elements_text(elements: &[ElementJson]) -> String {
         }
         if let Some(owner) = &e.owner {
             let _ = writeln!(out, "  {:<10}{}", "in", owner);
+        }
+        for note in &e.notes {
+            let _ = writeln!(out, "  {:<10}{}", "note", note);
         }
     }
     out

@@ -40,7 +40,7 @@ use crate::blob::BlobId;
 use crate::delta::{self, DELTA_MAGIC};
 use crate::error::Error;
 use refscope_syntax::facts::{
-    Diagnostics, Element, Expr, FileFacts, Import, LineRun, LocalVar, RefSite,
+    Diagnostics, Element, Expr, FileFacts, Import, LineRun, LocalVar, Note, RefSite,
 };
 
 pub(crate) const MAGIC: &[u8; 4] = b"RSF2";
@@ -78,6 +78,7 @@ struct BodyPart {
     line_runs: Vec<LineRun>,
     line_owners: Vec<u32>,
     diagnostics: Diagnostics,
+    notes: Vec<Note>,
 }
 
 /// The facts whose parts these are; a declarations read passes an empty
@@ -97,6 +98,7 @@ fn join(declarations: DeclarationsPart, body: BodyPart) -> FileFacts {
         line_runs,
         line_owners,
         diagnostics,
+        notes,
     } = body;
     FileFacts {
         package,
@@ -110,6 +112,7 @@ fn join(declarations: DeclarationsPart, body: BodyPart) -> FileFacts {
         line_owners,
         n_lines,
         diagnostics,
+        notes,
     }
 }
 
@@ -164,6 +167,7 @@ pub fn encode_facts(facts: FileFacts, source_len: usize) -> EncodedFacts {
         line_owners,
         n_lines,
         diagnostics,
+        notes,
     } = facts;
     let declarations = DeclarationsPart {
         package,
@@ -179,6 +183,7 @@ pub fn encode_facts(facts: FileFacts, source_len: usize) -> EncodedFacts {
         line_runs,
         line_owners,
         diagnostics,
+        notes,
     };
     let serialize_error = "facts serialize: they hold only plain data";
     let buffer = rkyv::util::AlignedVec::with_capacity(source_len + source_len / 2);

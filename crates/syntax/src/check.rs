@@ -105,6 +105,9 @@ impl FileFacts {
         for (i, &owner) in self.line_owners.iter().enumerate() {
             element(owner, &|| format!("line owner {i}"))?;
         }
+        for (i, note) in self.notes.iter().enumerate() {
+            element(note.element, &|| format!("note {i}"))?;
+        }
         Ok(())
     }
 }

@@ -47,6 +47,18 @@ pub struct FileFacts {
     pub n_lines: u32,
     /// Problems met while extracting; extraction itself never fails.
     pub diagnostics: Diagnostics,
+    /// What a reader of an element should know that its facts do not say:
+    /// an annotation whose generated members are not modelled, say.
+    pub notes: Vec<Note>,
+}
+
+/// A remark about one element (see [`FileFacts::notes`]).
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// The element it is about.
+    pub element: u32,
+    /// The remark, one sentence.
+    pub text: String,
 }
 
 /// Recoverable problems found while extracting a file.

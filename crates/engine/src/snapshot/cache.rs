@@ -54,7 +54,7 @@ pub struct RevisionCache {
     pub(super) manifest: Mutex<ManifestReads>,
     /// Per file, the name line of each signature element: stored
     /// references point at declarations in other files by ordinal.
-    pub(super) signature_lines: Mutex<HashMap<String, Arc<Vec<u32>>>>,
+    pub(super) signature_lines: Mutex<HashMap<String, Arc<Vec<super::SignatureSpot>>>>,
     pub(super) files: Mutex<Bounded<String, Arc<FileData>>>,
     pub(super) callers: Mutex<Bounded<CallersKey, Arc<Vec<RefHit>>>>,
     /// The revision's Spring beans, read when a call through an

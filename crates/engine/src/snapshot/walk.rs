@@ -76,6 +76,7 @@ impl LoadedFile {
                 .ancestry(site.enclosing)
                 .find(|&i| self.facts.elements[i as usize].kind != ElementKind::Lambda)
         };
+        let spot = r.decl_file.as_ref().map(|_| snapshot.target_spot(r));
         Some(RefHit {
             path: self.entry.path.clone(),
             line: site.pos.line,
@@ -92,13 +93,10 @@ impl LoadedFile {
             enclosing_named: named.and_then(|i| self.element_id(i)),
             via,
             decl_file: r.decl_file.clone(),
-            decl_line: r
-                .decl_file
-                .as_ref()
-                .map(|_| snapshot.target_line(r))
-                .filter(|&line| line > 0),
+            decl_line: spot.map(|s| s.line).filter(|&line| line > 0),
             alternatives: r.alternatives.clone(),
             injection: None,
+            target_origin: spot.map(|s| s.origin).unwrap_or_default(),
         })
     }
 

@@ -24,7 +24,7 @@ mod members;
 mod names;
 
 use crate::facts::{
-    Element, ElementKind, FileFacts, Modifiers, NO_EXPR, Origin, Param, Position, Span,
+    Element, ElementKind, FileFacts, Modifiers, NO_EXPR, Note, Origin, Param, Position, Span,
 };
 
 use super::syntax::SourceText;
@@ -68,6 +68,7 @@ pub(crate) fn expand(facts: &mut FileFacts, marks: &[Mark], src: &SourceText) {
     if marks.is_empty() {
         return;
     }
+    facts.notes.extend(notes(facts, marks, &lombok));
     let anns = Annotations::read(facts, marks, &lombok);
     if anns.is_empty() {
         return;
@@ -91,6 +92,40 @@ pub(crate) fn expand(facts: &mut FileFacts, marks: &[Mark], src: &SourceText) {
         }
     }
     facts.elements.append(&mut out.elements);
+}
+
+/// What the reader of an element should know: the Lombok annotations it
+/// carries that generate members refscope does not model, or that
+/// refscope does not know.
+fn notes(facts: &FileFacts, marks: &[Mark], lombok: &Lombok) -> Vec<Note> {
+    let mut notes = Vec::new();
+    for mark in marks {
+        let Some(text) = facts
+            .elements
+            .get(mark.element as usize)
+            .and_then(|e| e.annotations.get(mark.annotation as usize))
+        else {
+            continue;
+        };
+        let name = text.split('(').next().unwrap_or(text).trim_end();
+        let note = match lombok.kind_of(text) {
+            Some(Kind::Unmodelled) if name.ends_with("Singular") => format!(
+                "{name} is not modelled: the builder has no setter for this field, and calls to those Lombok generates stay unresolved"
+            ),
+            Some(Kind::Unmodelled) => format!(
+                "{name} is not modelled: the members Lombok generates for it are not indexed, and calls to them stay unresolved"
+            ),
+            None if name.starts_with("@lombok.") => format!(
+                "{name} is not a Lombok annotation refscope knows: nothing is generated for it"
+            ),
+            _ => continue,
+        };
+        notes.push(Note {
+            element: mark.element,
+            text: note,
+        });
+    }
+    notes
 }
 
 /// The Lombok annotations of a file's elements.

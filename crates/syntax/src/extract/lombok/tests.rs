@@ -165,3 +165,44 @@ fn generated_members_are_part_of_what_other_files_see() {
         [ElementKind::Class, ElementKind::Field, ElementKind::Method]
     );
 }
+
+#[test]
+fn what_is_not_modelled_or_not_known_leaves_a_note() {
+    let facts = expand(
+        "package p;\nimport java.util.List;\nimport lombok.*;\n@Builder\nclass A {\n  @Singular List<String> names;\n  @lombok.Frobnicate int x;\n  @lombok.experimental.Delegate Runnable r;\n  @Getter int y;\n}\n",
+    );
+    let notes: Vec<(String, &str)> = facts
+        .notes
+        .iter()
+        .map(|n| {
+            (
+                facts.elements[n.element as usize].name.clone(),
+                n.text.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(notes.len(), 3, "{notes:?}");
+    assert_eq!(notes[0].0, "names");
+    assert!(
+        notes[0]
+            .1
+            .starts_with("@Singular is not modelled: the builder has no setter")
+    );
+    assert_eq!(notes[1].0, "x");
+    assert!(
+        notes[1]
+            .1
+            .contains("not a Lombok annotation refscope knows")
+    );
+    assert_eq!(notes[2].0, "r");
+    assert!(
+        notes[2]
+            .1
+            .starts_with("@lombok.experimental.Delegate is not modelled")
+    );
+    assert!(
+        expand("package p;\n@lombok.Getter class A { int x; }\n")
+            .notes
+            .is_empty()
+    );
+}
