@@ -62,6 +62,9 @@ pub struct RevisionCache {
     pub(super) beans: OnceLock<Arc<super::beans::Beans>>,
     /// Whether the store was indexed with `--no-frameworks`.
     pub(super) frameworks_off: OnceLock<bool>,
+    /// Annotation types by name: whether the sources declare them, and
+    /// whether they are Spring stereotypes (`spring.rs`).
+    pub(super) stereotypes: Mutex<HashMap<String, Option<bool>>>,
     /// Where the callers of elements are (see `window.rs`).
     pub(super) caller_plans: Mutex<Bounded<CallersKey, Arc<CallerPlan>>>,
 }
@@ -99,6 +102,7 @@ impl RevisionCache {
             callers: Mutex::new(Bounded::new(CALLERS_BUDGET)),
             beans: OnceLock::new(),
             frameworks_off: OnceLock::new(),
+            stereotypes: Mutex::default(),
             caller_plans: Mutex::new(Bounded::new(PLANS_BUDGET)),
         }
     }

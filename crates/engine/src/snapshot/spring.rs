@@ -568,32 +568,48 @@ fn is_source_stereotype(
     annotation: &str,
     depth: u32,
 ) -> Result<bool, Error> {
-    if depth > 4 {
-        return Ok(false);
-    }
-    let mut declared = Vec::new();
     for name in names.candidates(annotation) {
-        declared = snapshot.declarations_of(&name)?;
-        if !declared.is_empty() {
-            break;
-        }
-    }
-    for (entry, idx) in declared {
-        let facts = snapshot.declarations(&entry)?;
-        let Some(e) = facts.elements.get(idx as usize) else {
-            continue;
-        };
-        if e.kind != ElementKind::AnnotationType {
-            continue;
-        }
-        let inner = Names::of(&facts);
-        for a in &e.annotations {
-            if inner.is(a, STEREOTYPES) || is_source_stereotype(snapshot, &inner, a, depth + 1)? {
-                return Ok(true);
-            }
+        if let Some(is) = source_stereotype(snapshot, &name, depth)? {
+            return Ok(is);
         }
     }
     Ok(false)
+}
+
+/// Whether the type `name` of the sources is an annotation type annotated
+/// with a stereotype; `None` when the sources declare no such type. Kept
+/// per revision: a file's classes ask again and again.
+fn source_stereotype(
+    snapshot: &Snapshot<'_>,
+    name: &str,
+    depth: u32,
+) -> Result<Option<bool>, Error> {
+    if let Some(&known) = super::cache::lock(&snapshot.cache.stereotypes).get(name) {
+        return Ok(known);
+    }
+    let declared = snapshot.declarations_of(name)?;
+    let mut found = (!declared.is_empty()).then_some(false);
+    if depth <= 4 {
+        'declared: for (entry, idx) in declared {
+            let facts = snapshot.declarations(&entry)?;
+            let Some(e) = facts.elements.get(idx as usize) else {
+                continue;
+            };
+            if e.kind != ElementKind::AnnotationType {
+                continue;
+            }
+            let inner = Names::of(&facts);
+            for a in &e.annotations {
+                if inner.is(a, STEREOTYPES) || is_source_stereotype(snapshot, &inner, a, depth + 1)?
+                {
+                    found = Some(true);
+                    break 'declared;
+                }
+            }
+        }
+    }
+    super::cache::lock(&snapshot.cache.stereotypes).insert(name.to_string(), found);
+    Ok(found)
 }
 
 impl Snapshot<'_> {
