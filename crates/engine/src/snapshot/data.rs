@@ -26,6 +26,9 @@ pub struct FileData {
     /// Element index by element id, made on first use and kept with the
     /// file (so in the revision's cache, across queries).
     by_id: OnceLock<HashMap<String, u32>>,
+    /// Whether the file may hold a Spring injection point (`spring.rs`),
+    /// worked out on first use.
+    pub(super) may_inject: OnceLock<bool>,
 }
 
 impl FileData {
@@ -61,6 +64,7 @@ impl FileData {
             records,
             resolution: OnceLock::new(),
             by_id: OnceLock::new(),
+            may_inject: OnceLock::new(),
         })
     }
 

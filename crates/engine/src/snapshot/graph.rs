@@ -23,7 +23,7 @@
 //! ```
 
 use std::collections::{HashSet, VecDeque};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use refscope_resolve::{Confidence, RefTargetKind};
 use refscope_store::FileEntry;
@@ -163,21 +163,15 @@ impl Snapshot<'_> {
         }
         let mut walk = Walk::new(self);
         let own_class = owner_of(id);
-        // A call through an injection point reaches a bean's method, not
-        // an abstract one its class implements.
-        let runs = self.has_body(id)?;
+        let runs = OnceLock::new();
         let mut hits: Vec<RefHit> = Vec::new();
         for candidate in walk.sites_targeting(id, None)? {
-            let mut hit = candidate.hit;
-            if runs {
-                self.mark_injection(
-                    &mut walk,
-                    &candidate.file,
-                    candidate.site,
-                    own_class,
-                    &mut hit,
-                )?;
-            }
+            let Candidate {
+                file,
+                site,
+                mut hit,
+            } = candidate;
+            self.mark_injection(&mut walk, &file, site, id, &runs, &mut hit)?;
             hits.push(hit);
         }
         if config.polymorphic {
@@ -189,9 +183,7 @@ impl Snapshot<'_> {
                             site,
                             mut hit,
                         } = candidate;
-                        if runs {
-                            self.mark_injection(&mut walk, &file, site, own_class, &mut hit)?;
-                        }
+                        self.mark_injection(&mut walk, &file, site, id, &runs, &mut hit)?;
                         hits.push(hit);
                     }
                 }
@@ -300,15 +292,19 @@ impl Snapshot<'_> {
         })
     }
 
-    /// Marks a caller of a method of `own_class` that calls through an
-    /// injection point whose beans include `own_class` (or a subclass of
-    /// it): a guess when the point takes several, none of them primary.
+    /// Marks a caller of method `id` that calls through an injection
+    /// point whose beans include its class (or a subclass of it): a guess
+    /// when the point takes several, none of them primary. A call through
+    /// a point reaches a bean's method, not an abstract one its class
+    /// implements: whether `id` has a body is asked once, into `runs`,
+    /// when a first call through a point is met.
     pub(super) fn mark_injection(
         &self,
         walk: &mut Walk<'_, '_>,
         file: &LoadedFile,
         site: u32,
-        own_class: &str,
+        id: &str,
+        runs: &OnceLock<bool>,
         hit: &mut RefHit,
     ) -> Result<(), Error> {
         if hit.kind != RefTargetKind::Call {
@@ -317,6 +313,18 @@ impl Snapshot<'_> {
         let Some((injection, classes)) = self.injection_at(walk, file, site)? else {
             return Ok(());
         };
+        let body = match runs.get() {
+            Some(&body) => body,
+            None => {
+                let body = self.has_body(id)?;
+                let _ = runs.set(body);
+                body
+            }
+        };
+        if !body {
+            return Ok(());
+        }
+        let own_class = owner_of(id);
         let mut reaches = false;
         for class in &classes {
             if class.replace('$', ".") == own_class.replace('$', ".")

@@ -11,9 +11,11 @@ pub(super) struct CallerPlan {
     pub(super) targets: Vec<(String, Option<String>)>,
     /// The class declaring the element.
     pub(super) own_class: String,
+    /// The element.
+    pub(super) id: String,
     /// Whether the element has a body, so that calls through Spring
-    /// injection points may reach it (see `spring.rs`).
-    pub(super) runs: bool,
+    /// injection points may reach it (see `spring.rs`), once asked.
+    pub(super) runs: std::sync::OnceLock<bool>,
     /// Each file with callers, by path.
     pub(super) files: Vec<PlannedFile>,
 }

@@ -373,11 +373,22 @@ fn resolved(resolution: &FileResolution, site: u32) -> Option<&ResolvedRef> {
     }
 }
 
-/// Whether the file can hold an injection point at all: it imports
-/// Spring or `javax.inject`/`jakarta.inject`, or its classes carry
-/// annotations (a stereotype of the sources).
+/// Annotations of the Java language, which make nothing a bean.
+const LANGUAGE: &[&str] = &[
+    "Deprecated",
+    "FunctionalInterface",
+    "Override",
+    "SafeVarargs",
+    "SuppressWarnings",
+];
+
+/// Whether the file can hold an injection point at all: it imports from
+/// Spring or the injection packages, an element carries an annotation
+/// named as an injecting one, or a type carries an annotation that may be
+/// a stereotype of the sources. Most files of code without Spring are
+/// told apart here, once (the answer is kept with the file).
 fn may_inject(facts: &FileFacts) -> bool {
-    facts.imports.iter().any(|i| {
+    let imports = facts.imports.iter().any(|i| {
         [
             "org.springframework",
             "javax.inject",
@@ -387,10 +398,19 @@ fn may_inject(facts: &FileFacts) -> bool {
         ]
         .iter()
         .any(|p| i.path.starts_with(p))
-    }) || facts
-        .elements
-        .iter()
-        .any(|e| e.kind.is_type() && !e.annotations.is_empty())
+    });
+    let simple = |a: &String| {
+        let name = written_name(a);
+        name.rsplit('.').next().unwrap_or(name).to_string()
+    };
+    imports
+        || facts.elements.iter().any(|e| {
+            e.annotations.iter().any(|a| {
+                let name = simple(a);
+                ["Autowired", "Inject", "Resource"].contains(&name.as_str())
+                    || (e.kind.is_type() && !LANGUAGE.contains(&name.as_str()))
+            })
+        })
 }
 
 /// The injection point site `site`'s receiver reads, with whether the
@@ -636,7 +656,7 @@ impl Snapshot<'_> {
         let Some(site) = file.facts.ref_sites.get(site as usize) else {
             return Ok(None);
         };
-        if !may_inject(&file.facts) {
+        if !*file.may_inject.get_or_init(|| may_inject(&file.facts)) {
             return Ok(None);
         }
         let Some(point) = point_of(self, file, site)? else {

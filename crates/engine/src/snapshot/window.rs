@@ -50,16 +50,9 @@ impl CallerPlan {
                     }
                 };
                 if reaches {
-                    if self.runs {
-                        let snapshot = walk.snapshot();
-                        snapshot.mark_injection(
-                            walk,
-                            &loaded,
-                            r.site,
-                            &self.own_class,
-                            &mut hit,
-                        )?;
-                    }
+                    let snapshot = walk.snapshot();
+                    snapshot
+                        .mark_injection(walk, &loaded, r.site, &self.id, &self.runs, &mut hit)?;
                     hits.push(hit);
                 }
             }
@@ -217,7 +210,8 @@ impl Snapshot<'_> {
         let mut plan = CallerPlan {
             targets,
             own_class: owner_of(id).to_string(),
-            runs: self.has_body(id)?,
+            id: id.to_string(),
+            runs: std::sync::OnceLock::new(),
             files: Vec::with_capacity(files.len()),
         };
         for (_, (entry, counted, read)) in files {
