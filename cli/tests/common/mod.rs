@@ -262,18 +262,20 @@ pub fn index_with_class_path(cwd: &Path, corpus: &str, store: &str, class_path: 
 
 /// Indexes the files of directory `project` into `store`.
 pub fn index_files_into(project: &Path, store: &Path) {
-    let cwd = std::env::temp_dir();
-    run(
-        &cwd,
-        &[
-            "index",
-            "--files",
-            project.to_str().unwrap(),
-            "--store",
-            store.to_str().unwrap(),
-        ],
-    )
-    .ok();
+    index_files_with(project, store, &[]);
+}
+
+/// [`index_files_into`] with more arguments for `index`.
+pub fn index_files_with(project: &Path, store: &Path, more: &[&str]) {
+    let mut args = vec![
+        "index",
+        "--files",
+        project.to_str().unwrap(),
+        "--store",
+        store.to_str().unwrap(),
+    ];
+    args.extend_from_slice(more);
+    run(&std::env::temp_dir(), &args).ok();
 }
 
 /// Runs `git ARGS` in `repo` (the git command, as a user would: checkouts

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::{fixture_projects, index_files_into, run, workspace_root};
+use crate::common::{fixture_projects, index_files_into, index_files_with, run, workspace_root};
 
 /// The identifying and positional fields of a decl record.
 fn decl_keys(jsonl: &str) -> BTreeSet<String> {
@@ -140,22 +140,10 @@ fn multiset_minus<'a>(a: &'a [String], b: &[String]) -> Vec<&'a str> {
 
 /// Indexes a fixture project into `store`, with the jars it lists.
 fn index_fixture(project: &Path, store: &Path) {
-    let Some(jars) = fixture_jars(project) else {
-        return index_files_into(project, store);
-    };
-    run(
-        &std::env::temp_dir(),
-        &[
-            "index",
-            "--files",
-            project.to_str().unwrap(),
-            "--store",
-            store.to_str().unwrap(),
-            "--classpath",
-            &jars,
-        ],
-    )
-    .ok();
+    match fixture_jars(project) {
+        Some(jars) => index_files_with(project, store, &["--classpath", &jars]),
+        None => index_files_into(project, store),
+    }
 }
 
 /// Indexes a fixture project into `out` and exports `what` (`--decls` or

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use crate::common::{index_files_into, run, workspace_root};
+use crate::common::{index_files_into, index_files_with, run, workspace_root};
 
 fn fixture() -> PathBuf {
     workspace_root().join("corpora/fixtures/spring")
@@ -162,19 +162,8 @@ fn a_call_through_a_point_lists_its_beans_among_the_callees() {
 #[test]
 fn no_frameworks_marks_no_injection() {
     let store = tempfile::tempdir().unwrap();
+    index_files_with(&fixture(), store.path(), &["--no-frameworks"]);
     let store = store.path().to_str().unwrap();
-    run(
-        &std::env::temp_dir(),
-        &[
-            "index",
-            "--files",
-            fixture().to_str().unwrap(),
-            "--store",
-            store,
-            "--no-frameworks",
-        ],
-    )
-    .ok();
     let out = run(
         &fixture(),
         &[

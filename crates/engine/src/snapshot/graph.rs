@@ -163,31 +163,26 @@ impl Snapshot<'_> {
         }
         let mut walk = Walk::new(self);
         let own_class = owner_of(id);
-        let runs = OnceLock::new();
-        let mut hits: Vec<RefHit> = Vec::new();
-        for candidate in walk.sites_targeting(id, None)? {
-            let Candidate {
-                file,
-                site,
-                mut hit,
-            } = candidate;
-            self.mark_injection(&mut walk, &file, site, id, &runs, &mut hit)?;
-            hits.push(hit);
-        }
+        let mut reached = walk.sites_targeting(id, None)?;
         if config.polymorphic {
             for ancestor in walk.overridden_transitively(id)? {
                 for candidate in walk.sites_targeting(&ancestor, Some(&ancestor))? {
                     if walk.dispatch_may_reach(&candidate, &ancestor, own_class)? {
-                        let Candidate {
-                            file,
-                            site,
-                            mut hit,
-                        } = candidate;
-                        self.mark_injection(&mut walk, &file, site, id, &runs, &mut hit)?;
-                        hits.push(hit);
+                        reached.push(candidate);
                     }
                 }
             }
+        }
+        let runs = OnceLock::new();
+        let mut hits: Vec<RefHit> = Vec::with_capacity(reached.len());
+        for Candidate {
+            file,
+            site,
+            mut hit,
+        } in reached
+        {
+            self.mark_injection(&mut walk, &file, site, id, &runs, &mut hit)?;
+            hits.push(hit);
         }
         let hits = Arc::new(sorted_hits(hits));
         self.cache
