@@ -489,8 +489,9 @@ fn field_point(
         return Ok(None);
     }
     let names = Names::of(facts);
-    let injected =
-        names.any(&field.annotations, INJECT) || constructor_sets(snapshot, facts, &names, field)?;
+    let injected = names.any(&field.annotations, INJECT)
+        || setter_sets(facts, &names, field)
+        || constructor_sets(snapshot, facts, &names, field)?;
     if !injected {
         return Ok(None);
     }
@@ -535,6 +536,29 @@ fn last_type_argument(written: &str) -> Option<&str> {
     let last = last.split('<').next().unwrap_or(last).trim();
     let last = last.strip_prefix("? extends ").unwrap_or(last);
     (!last.is_empty()).then_some(last)
+}
+
+/// Whether an injecting setter sets the field: a method of its class
+/// annotated `@Autowired` or `@Inject`, of one parameter of the field's
+/// type, named after the field (`setPayments`) or with a parameter of its
+/// name.
+fn setter_sets(facts: &FileFacts, names: &Names<'_>, field: &Element) -> bool {
+    let setter = format!("set{}", capitalized(&field.name));
+    facts.elements.iter().any(|m| {
+        m.parent == field.parent
+            && m.kind == ElementKind::Method
+            && names.any(&m.annotations, INJECT)
+            && matches!(&m.params[..], [p] if p.erased == field.type_erased
+                && (m.name == setter || p.name == field.name))
+    })
+}
+
+fn capitalized(name: &str) -> String {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// Whether an injecting constructor of the field's class sets field
