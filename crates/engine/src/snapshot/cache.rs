@@ -22,6 +22,7 @@ use super::answers::RefHit;
 use super::data::FileData;
 use super::plan::CallerPlan;
 use refscope_store::RevisionRow;
+use refscope_syntax::facts::Origin;
 
 /// Decoded files kept per revision, weighed in elements plus reference
 /// sites: about 250 bytes each decoded, so the budget is some 150 MiB.
@@ -41,6 +42,14 @@ const PLANS_BUDGET: u64 = 200_000;
 /// map (some 12 ms on the JDK's 15,000 files) a read of every directory.
 pub(super) const UNITS_ONE_BY_ONE: usize = 128;
 
+/// Where a signature element of a file is (its name's line) and where it
+/// comes from: what a reference to it from another file needs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct SignatureSpot {
+    pub(crate) line: u32,
+    pub(crate) origin: Origin,
+}
+
 /// The reads and answers of one revision, shared by the snapshots built on
 /// it ([`Snapshot::with_cache`](super::Snapshot::with_cache)).
 #[derive(Debug)]
@@ -54,7 +63,7 @@ pub struct RevisionCache {
     pub(super) manifest: Mutex<ManifestReads>,
     /// Per file, the name line of each signature element: stored
     /// references point at declarations in other files by ordinal.
-    pub(super) signature_lines: Mutex<HashMap<String, Arc<Vec<super::SignatureSpot>>>>,
+    pub(super) signature_lines: Mutex<HashMap<String, Arc<Vec<SignatureSpot>>>>,
     pub(super) files: Mutex<Bounded<String, Arc<FileData>>>,
     pub(super) callers: Mutex<Bounded<CallersKey, Arc<Vec<RefHit>>>>,
     /// The revision's Spring beans, read when a call through an

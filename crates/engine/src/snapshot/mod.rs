@@ -30,17 +30,9 @@ use refscope_syntax::facts::{FileFacts, NO_ORDINAL, Origin};
 use crate::error::Error;
 use crate::source::Source;
 
-/// Where a signature element of a file is (its name's line) and where it
-/// comes from: what a reference to it from another file needs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct SignatureSpot {
-    pub(crate) line: u32,
-    pub(crate) origin: Origin,
-}
-
 pub use answers::{CallersConfig, FoundElement, Implementation, Injection, RefHit};
 pub use cache::RevisionCache;
-use cache::{UNITS_ONE_BY_ONE, lock};
+use cache::{SignatureSpot, UNITS_ONE_BY_ONE, lock};
 pub use data::{ElementView, FileData};
 pub use diff::{ChangeKind, Diff, DiffConfig, ElementChange};
 pub use structure::{ElementSearch, glob_matches, id_matches, package_of};
