@@ -13,6 +13,7 @@ mod common;
 
 mod aicr_python;
 mod corpus_lang3;
+mod corpus_lombok;
 mod doc_examples;
 mod full_disk;
 mod golden;
