@@ -601,6 +601,43 @@ pub struct LineRun {
 }
 
 impl FileFacts {
+    /// The qualified names a type name written in this file (an
+    /// annotation's, say) may stand for, by Java's rules, the likelier
+    /// first: a simple name imported by name (which hides the rest), else
+    /// in the file's package, else in each package imported on demand. A
+    /// dotted name is first a type nested in what its first segment names
+    /// (`Builder.Default` with `lombok.Builder` imported), then taken as
+    /// written. Which of them exists is for the caller to know.
+    pub fn qualified_candidates(&self, written: &str) -> Vec<String> {
+        if let Some((first, rest)) = written.split_once('.') {
+            let mut out: Vec<String> = self
+                .qualified_candidates(first)
+                .into_iter()
+                .map(|outer| format!("{outer}.{rest}"))
+                .collect();
+            out.push(written.to_string());
+            return out;
+        }
+        let plain = self.imports.iter().filter(|i| !i.is_static);
+        if let Some(import) = plain
+            .clone()
+            .find(|i| !i.on_demand && i.path.rsplit('.').next() == Some(written))
+        {
+            return vec![import.path.clone()];
+        }
+        let local = match self.package.as_deref() {
+            None | Some("") => written.to_string(),
+            Some(package) => format!("{package}.{written}"),
+        };
+        std::iter::once(local)
+            .chain(
+                plain
+                    .filter(|i| i.on_demand)
+                    .map(|i| format!("{}.{written}", i.path)),
+            )
+            .collect()
+    }
+
     /// The innermost element(s) of a 1-based line: one element, or several
     /// when the line holds several (e.g. `int a, b;`); empty outside any type.
     pub fn owners_of_line(&self, line: u32) -> &[u32] {

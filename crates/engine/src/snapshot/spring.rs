@@ -28,7 +28,7 @@ use std::collections::HashSet;
 
 use refscope_resolve::{FileResolution, RefTargetKind, ResolvedRef};
 use refscope_syntax::facts::{
-    Element, ElementKind, ExprKind, FileFacts, Import, NO_EXPR, RefKind, RefSite,
+    Element, ElementKind, ExprKind, FileFacts, NO_EXPR, RefKind, RefSite,
 };
 
 use super::Snapshot;
@@ -107,44 +107,18 @@ struct Point {
 
 /// How a file's imports name annotations.
 struct Names<'f> {
-    package: &'f str,
-    imports: &'f [Import],
+    facts: &'f FileFacts,
 }
 
 impl<'f> Names<'f> {
     fn of(facts: &'f FileFacts) -> Self {
-        Self {
-            package: facts.package.as_deref().unwrap_or(""),
-            imports: &facts.imports,
-        }
+        Self { facts }
     }
 
     /// The qualified names the annotation (or type) `written` may have,
-    /// by Java's rules, first first: written qualified; imported by name
-    /// (which hides the rest); in the same package; imported on demand.
+    /// the likelier first ([`FileFacts::qualified_candidates`]).
     fn candidates(&self, written: &str) -> Vec<String> {
-        let name = written_name(written);
-        if name.contains('.') {
-            return vec![name.to_string()];
-        }
-        let plain = self.imports.iter().filter(|i| !i.is_static);
-        if let Some(import) = plain
-            .clone()
-            .find(|i| !i.on_demand && i.path.rsplit('.').next() == Some(name))
-        {
-            return vec![import.path.clone()];
-        }
-        let local = match self.package {
-            "" => name.to_string(),
-            package => format!("{package}.{name}"),
-        };
-        std::iter::once(local)
-            .chain(
-                plain
-                    .filter(|i| i.on_demand)
-                    .map(|i| format!("{}.{name}", i.path)),
-            )
-            .collect()
+        self.facts.qualified_candidates(written_name(written))
     }
 
     /// The first of [`Self::candidates`] that `known` knows.
@@ -171,6 +145,9 @@ impl<'f> Names<'f> {
     /// A type written in the file, qualified as far as the imports and
     /// the package say (a type of the same package is assumed).
     fn qualify_type(&self, written: &str) -> String {
+        if written.contains('.') {
+            return written.to_string();
+        }
         self.candidates(written)
             .into_iter()
             .next()

@@ -56,8 +56,17 @@ struct Ann {
 /// annotations change in written declarations (`@Value` and
 /// `@FieldDefaults` field modifiers, `@UtilityClass` statics, `val`).
 pub(crate) fn expand(facts: &mut FileFacts, marks: &[Mark], src: &SourceText) {
-    let lombok = Lombok::new(&facts.imports);
-    if lombok.imports_val() {
+    let (val, read) = {
+        let lombok = Lombok::new(facts);
+        let read = (!marks.is_empty()).then(|| {
+            (
+                notes(facts, marks, &lombok),
+                Annotations::read(facts, marks, &lombok),
+            )
+        });
+        (lombok.imports_val(), read)
+    };
+    if val {
         for local in &mut facts.locals {
             if local.type_text == "val" || local.type_text == "lombok.val" {
                 local.type_text = "var".into();
@@ -65,11 +74,10 @@ pub(crate) fn expand(facts: &mut FileFacts, marks: &[Mark], src: &SourceText) {
             }
         }
     }
-    if marks.is_empty() {
+    let Some((notes, anns)) = read else {
         return;
-    }
-    facts.notes.extend(notes(facts, marks, &lombok));
-    let anns = Annotations::read(facts, marks, &lombok);
+    };
+    facts.notes.extend(notes);
     if anns.is_empty() {
         return;
     }

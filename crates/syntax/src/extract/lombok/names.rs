@@ -1,7 +1,7 @@
 //! Which annotations are Lombok's: by the name written and the file's
 //! imports, as javac would resolve the name.
 
-use crate::facts::Import;
+use crate::facts::FileFacts;
 
 /// The Lombok annotations this module reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,19 +151,20 @@ pub(crate) fn might_be_lombok(annotation: &str) -> bool {
     ANNOTATIONS.iter().any(|(simple, _, _)| *simple == name)
 }
 
-/// The file's view of Lombok: which simple names its imports bring in.
-pub(super) struct Lombok<'i> {
-    imports: &'i [Import],
+/// The file's view of Lombok: which of its annotations are Lombok's, as
+/// its imports and package name them.
+pub(super) struct Lombok<'f> {
+    facts: &'f FileFacts,
 }
 
-impl<'i> Lombok<'i> {
-    pub(super) fn new(imports: &'i [Import]) -> Self {
-        Self { imports }
+impl<'f> Lombok<'f> {
+    pub(super) fn new(facts: &'f FileFacts) -> Self {
+        Self { facts }
     }
 
     /// Whether `val` (and `var`, which Java has anyway) is Lombok's.
     pub(super) fn imports_val(&self) -> bool {
-        self.imports.iter().any(|i| {
+        self.facts.imports.iter().any(|i| {
             !i.is_static
                 && ((i.on_demand && i.path == "lombok") || (!i.on_demand && i.path == "lombok.val"))
         })
@@ -171,50 +172,22 @@ impl<'i> Lombok<'i> {
 
     /// What an annotation is, if it is Lombok's.
     pub(super) fn kind_of(&self, annotation: &str) -> Option<Kind> {
-        let name = written_name(annotation);
-        ANNOTATIONS.iter().find_map(|&(simple, package, kind)| {
-            let qualified = name
-                .strip_prefix(package)
-                .and_then(|rest| rest.strip_prefix('.'));
-            let matches = match qualified {
-                Some(rest) => rest == simple,
-                None => name == simple && self.imports_type(package, simple),
-            };
-            matches.then_some(kind)
-        })
-    }
-
-    /// Whether the imports bring `package.simple`'s outermost type into
-    /// scope under its simple name.
-    fn imports_type(&self, package: &str, simple: &str) -> bool {
-        let outer = simple.split('.').next().unwrap_or(simple);
-        let mut imported_elsewhere = false;
-        for import in self.imports.iter().filter(|i| !i.is_static) {
-            if import.on_demand {
-                continue;
-            }
-            let (from, last) = import.path.rsplit_once('.').unwrap_or(("", &import.path));
-            if last == outer {
-                if from == package {
-                    return true;
-                }
-                imported_elsewhere = true;
-            }
-        }
-        // A single-type import of another type of that name shadows the
-        // packages imported on demand.
-        !imported_elsewhere
-            && self
-                .imports
-                .iter()
-                .any(|i| !i.is_static && i.on_demand && i.path == package)
+        self.facts
+            .qualified_candidates(written_name(annotation))
+            .iter()
+            .find_map(|name| {
+                ANNOTATIONS.iter().find_map(|&(simple, package, kind)| {
+                    let rest = name.strip_prefix(package)?.strip_prefix('.')?;
+                    (rest == simple).then_some(kind)
+                })
+            })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::{Kind, Lombok, might_be_lombok};
-    use crate::facts::Import;
+    use crate::facts::{FileFacts, Import};
 
     fn import(path: &str, on_demand: bool) -> Import {
         Import {
@@ -233,7 +206,11 @@ mod tests {
             import("com.acme.Setter", false),
             import("lombok", true),
         ];
-        let lombok = Lombok::new(&imports);
+        let facts = FileFacts {
+            imports: imports.to_vec(),
+            ..FileFacts::default()
+        };
+        let lombok = Lombok::new(&facts);
         assert_eq!(lombok.kind_of("@Getter"), Some(Kind::Getter));
         assert_eq!(
             lombok.kind_of("@Getter(AccessLevel.NONE)"),
@@ -259,7 +236,11 @@ mod tests {
         assert!(might_be_lombok("@Getter"));
         assert!(might_be_lombok("@lombok.Anything"));
         assert!(!might_be_lombok("@Override"));
-        assert!(!Lombok::new(&[]).imports_val());
-        assert!(Lombok::new(&[import("lombok.val", false)]).imports_val());
+        assert!(!Lombok::new(&FileFacts::default()).imports_val());
+        let val = FileFacts {
+            imports: vec![import("lombok.val", false)],
+            ..FileFacts::default()
+        };
+        assert!(Lombok::new(&val).imports_val());
     }
 }
